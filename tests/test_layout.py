@@ -1,0 +1,175 @@
+"""Layout grouping on hand-made tile layouts: rows, gaps, sideways tiles, face-down kongs,
+flowers, any rotation, perspective; the notation must come out exactly."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from test_layout_support import place
+from vision.layout import (BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, alternative_layouts, compact,
+                           group_tiles, hand_notation, layout_from_groups, set_type)
+from vision.types import TileRead
+
+
+def test_compact_notation_follows_spec_order():
+    assert compact(["8s", "2m", "R", "4m", "3m", "R", "8s", "Wh", "Wh", "E"]) == "234m 88s E RR WhWh"
+    assert compact(["X", "5p", "5p", "X"], keep_order=True) == "X55pX"
+    assert compact(["5p", "X", "X", "5p"], keep_order=True) == "5pXX5p"
+
+
+@pytest.mark.parametrize("tokens,expected", [
+    (["5p", "5p", "5p"], "pung"), (["E"] * 4, "kong"), (["3s", "5s", "4s"], "chow"),
+    (["X", "G", "G", "X"], "concealed_kong"), (["8m", "9m", "1m"], None), (["E", "S", "W"], None),
+    (["1m", "2m", "3p"], None), (["f1", "f1", "f1"], None), (["X", "X", "X", "X"], None),
+])
+def test_set_type(tokens, expected):
+    assert set_type(tokens) == expected
+
+
+@pytest.mark.parametrize("rotate", [0, 90, 180, 270, 23, -41, 135])
+def test_two_rows_rack_and_exposed_sets_any_rotation(rotate):
+    tiles = place([["EEE", "5^55p"], ["RRR234m88s"]], rotate=rotate)
+    lay = group_tiles(tiles)
+    assert lay.notation == "[EEE] [555p] 234m 88s RRR"
+    assert lay.rows == 2
+    kinds = [g.kind for g in lay.groups]
+    assert kinds == [EXPOSED, EXPOSED, CONCEALED]
+    assert "sideways" in lay.groups[1].reason
+    assert all(g.confidence > 0.8 for g in lay.groups)
+    assert not lay.warnings
+
+
+def test_one_row_sets_apart_from_concealed_block():
+    lay = group_tiles(place([["234m88s456sRRR", "EEE"]]))
+    assert lay.notation == "[EEE] 234m 45688s RRR"
+    exposed = lay.groups[0]
+    assert exposed.kind == EXPOSED and "gap" in exposed.reason
+    # tiles are numbered in reading order: the exposed set is tiles 12-14
+    assert exposed.indices == (11, 12, 13)
+
+
+def test_adjacent_sets_in_the_exposed_row_are_split_into_sets():
+    lay = group_tiles(place([["EEE123pWhWhWhWh"], ["99m"]]))
+    assert lay.melds == ["[EEE]", "[123p]", "[WhWhWhWh]"]
+    assert lay.concealed == ["9m", "9m"]
+
+
+def test_declared_concealed_kongs_outer_and_middle_face_down():
+    lay = group_tiles(place([["XGGX", "7sXX7s", "EEE"], ["234m55p"]]))
+    assert lay.melds == ["{XGGX}", "{7sXX7s}", "[EEE]"]
+    kinds = sorted(g.kind for g in lay.groups)
+    assert kinds.count(CONCEALED_KONG) == 2
+    assert not lay.warnings
+
+
+def test_flowers_and_seasons_are_bonus_wherever_they_lie():
+    lay = group_tiles(place([["f2EEE", "j4"], ["123m456p789s55p"]], rotate=180))
+    assert lay.bonus == ["f2", "j4"]
+    assert lay.notation == "[EEE] 123m 45556p 789s / f2 j4"
+    assert lay.groups[-1].kind == BONUS
+    assert lay.melds == ["[EEE]"]
+
+
+def test_perspective_and_loose_spacing_inside_the_rack():
+    # the far row is 25 % smaller; tiles in the rack lie with uneven small spaces
+    offsets = {6: 0.15, 8: 0.2, 11: 0.12}
+    lay = group_tiles(place([["EEE", "789m"], ["11p234s666sNN"]], shrink=0.25, offsets=offsets))
+    assert lay.notation == "[EEE] [789m] 11p 234666s NN"
+
+
+def test_four_exposed_sets_and_a_lone_pair():
+    lay = group_tiles(place([["EEE", "SSS", "WWW", "NNN"], ["WhWh"]], rotate=-15))
+    assert lay.melds == ["[EEE]", "[SSS]", "[WWW]", "[NNN]"]
+    assert lay.concealed == ["Wh", "Wh"]
+
+
+def test_five_tiles_set_apart_are_reported_with_alternatives():
+    # [555p] and a stray 6p laid together: no set partition, flagged, alternatives offered
+    lay = group_tiles(place([["555p6p7p"], ["234m88sRRR"]]))
+    bad = [g for g in lay.groups if g.kind == EXPOSED]
+    assert bad and bad[0].confidence < 0.5
+    assert any("do not form" in w or "not a pung" in w for w in lay.warnings)
+    notations = [alt.notation for alt, _ in alternative_layouts(lay)]
+    assert "[555p] 234m 67p 88s RRR" in notations
+
+
+def test_winning_tile_leaves_the_concealed_part():
+    lay = group_tiles(place([["EEE"], ["RRR234m88s45s6s"]]))
+    assert hand_notation(lay.groups, "6s") == "[EEE] 234m 4588s RRR +6s"
+    with pytest.raises(ValueError, match="not among the concealed"):
+        hand_notation(lay.groups, "9p")
+
+
+def test_tile_count_warning_names_the_problem():
+    lay = group_tiles(place([["EEE"], ["RRR234m88s45s"]]))
+    assert any("13 tiles" in w and "missing" in w for w in lay.warnings)
+
+
+def test_layout_from_groups_merges_concealed_and_validates_kinds():
+    tiles = place([["EEE", "234m", "88s", "RRR", "456s"]])
+    lay = layout_from_groups(tiles, [(EXPOSED, [0, 1, 2]), (CONCEALED, [3, 4, 5]),
+                                     (CONCEALED, [6, 7]), (EXPOSED, [8, 9, 10]), (CONCEALED, [11, 12, 13])])
+    assert lay.notation == "[EEE] [RRR] 234m 45688s"
+    with pytest.raises(ValueError):
+        layout_from_groups(tiles, [("open", [0])])
+
+
+def test_empty_photo():
+    lay = group_tiles([])
+    assert lay.notation == "" and lay.warnings == ["no tiles found in the photo"]
+
+
+HONOURS = ["E", "S", "W", "N", "R", "G", "Wh"]
+
+
+def _random_hand(rng: random.Random):
+    """A random legal-looking table: 0-3 exposed sets/kongs, a concealed rest, maybe bonus."""
+    def a_set():
+        r = rng.random()
+        if r < 0.35:
+            suit = rng.choice("mps")
+            n = rng.randint(1, 7)
+            return [f"{n + k}{suit}" for k in range(3)]
+        tok = rng.choice([f"{n}{s}" for n in range(1, 10) for s in "mps"] + HONOURS)
+        if r < 0.8:
+            return [tok] * 3
+        return [tok] * 4
+    n_exposed = rng.randint(0, 3)
+    exposed = [a_set() for _ in range(n_exposed)]
+    concealed = [t for _ in range(4 - n_exposed) for t in a_set()] + [rng.choice(HONOURS)] * 2
+    bonus = rng.sample(["f1", "f2", "f3", "f4", "j1", "j2", "j3", "j4"], rng.randint(0, 2))
+    return exposed, concealed, bonus
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), rotate=st.floats(-180, 180), two_rows=st.booleans())
+def test_random_tables_group_exactly(seed, rotate, two_rows):
+    rng = random.Random(seed)
+    exposed, concealed, bonus = _random_hand(rng)
+    exp_groups = ["".join(g) for g in exposed]
+    conc = "".join(concealed)
+    if two_rows:
+        rows = [exp_groups + bonus, [conc]] if (exp_groups or bonus) else [[conc]]
+    else:
+        rows = [[conc] + exp_groups + bonus]
+    tiles = place(rows, rotate=rotate, gap=rng.uniform(0.7, 1.2))
+    lay = group_tiles(tiles)
+    want = sorted("[" + compact(g).replace(" ", "") + "]" for g in exposed)
+    assert sorted(lay.melds) == want
+    assert sorted(lay.concealed) == sorted(concealed)
+    assert sorted(lay.bonus) == sorted(bonus)
+
+
+def test_reading_order_numbers_tiles_row_by_row_left_to_right():
+    tiles = place([["EEE"], ["123m"]], rotate=90)
+    lay = group_tiles(list(reversed(tiles)))
+    assert [t.kind for t in lay.tiles] == ["E", "E", "E", "1m", "2m", "3m"]
+
+
+def test_tiles_without_angles_still_group_on_a_turned_photo():
+    tiles = [TileRead(t.kind, t.box, t.confidence, (), 0) for t in place([["EEE"], ["RRR234m88s"]], rotate=90)]
+    lay = group_tiles(tiles)
+    assert sorted(lay.melds) == ["[EEE]"]
