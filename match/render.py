@@ -1,0 +1,233 @@
+"""Plain-text tables for the table: standings, seats, and every game, in Dutch or English.
+
+Kept free of any terminal library so that the text can be pasted into a chat or printed.
+Numbers are right-aligned, deltas carry a sign, and every game row shows each player's
+seat wind, own hand score (NTS) and settlement.
+"""
+
+from __future__ import annotations
+
+from match.session import SessionView
+
+LABELS = {
+    "en": {
+        "session": "Session", "ruleset": "ruleset", "created": "started",
+        "game_of": "game {n} of {total}", "game_open": "game {n}",
+        "finished": "finished", "stopped": "stopped early", "complete": "complete",
+        "prevailing": "Prevailing wind", "next_game": "next game", "seats": "Seats",
+        "thrown": "thrown {pips}", "standings": "Standings", "rank": "#", "player": "Player",
+        "total": "Total", "games": "Games", "wind": "Wind", "result": "Result",
+        "draw": "draw", "mahjong": "mahjong", "self_drawn": "self-drawn",
+        "discard": "on a discard", "robbed_kong": "robbed kong", "from": "from",
+        "dead": "dead", "no_games": "no games yet", "dealer": "dealer",
+        "honba": "counters", "pot": "riichi sticks", "ron": "ron", "tsumo": "tsumo",
+        "chombo": "chombo", "tenpai": "tenpai", "noten": "all noten", "riichi": "riichi",
+        "han": "han", "fu": "fu", "yakuman": "yakuman", "leftover": "leftover sticks to first place: {n}",
+        "seat_dice": "Seats by dice", "start": "start",
+        "sessions": "Sessions", "id": "id", "name": "name", "players": "players",
+        "status": "status", "open": "open", "leader": "leader",
+        "round": "{wind} {n}", "running": "Totals after each game",
+    },
+    "nl": {
+        "session": "Sessie", "ruleset": "spelregels", "created": "begonnen",
+        "game_of": "spel {n} van {total}", "game_open": "spel {n}",
+        "finished": "afgelopen", "stopped": "eerder gestopt", "complete": "uitgespeeld",
+        "prevailing": "Heersende wind", "next_game": "volgend spel", "seats": "Winden",
+        "thrown": "gegooid {pips}", "standings": "Stand", "rank": "#", "player": "Speler",
+        "total": "Totaal", "games": "Spellen", "wind": "Wind", "result": "Uitslag",
+        "draw": "remise", "mahjong": "mahjong", "self_drawn": "zelf gepakt",
+        "discard": "van een weggelegde steen", "robbed_kong": "kongroof", "from": "van",
+        "dead": "dood spel", "no_games": "nog geen spellen", "dealer": "dealer",
+        "honba": "tellers", "pot": "riichi-stokjes", "ron": "ron", "tsumo": "tsumo",
+        "chombo": "chombo", "tenpai": "tenpai", "noten": "niemand tenpai", "riichi": "riichi",
+        "han": "han", "fu": "fu", "yakuman": "yakuman",
+        "leftover": "overgebleven stokjes naar de eerste plaats: {n}",
+        "seat_dice": "Winden gegooid", "start": "start",
+        "sessions": "Sessies", "id": "id", "name": "naam", "players": "spelers",
+        "status": "stand", "open": "bezig", "leader": "voorop",
+        "round": "{wind} {n}", "running": "Stand na elk spel",
+    },
+}
+
+WIND_NAMES = {
+    "en": {"E": "East", "S": "South", "W": "West", "N": "North"},
+    "nl": {"E": "Oost", "S": "Zuid", "W": "West", "N": "Noord"},
+}
+
+
+def labels(lang: str) -> dict:
+    return LABELS.get(lang, LABELS["en"])
+
+
+def signed(value: int | float) -> str:
+    text = f"{value:+,.0f}" if float(value).is_integer() else f"{value:+,.2f}"
+    return text if value else "0"
+
+
+def plain(value: int | float) -> str:
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}"
+
+
+def table(header: list[str], rows: list[list[str]], right: set[int]) -> str:
+    """Columns padded to their widest cell; columns in ``right`` are right-aligned."""
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        out = [str(c).rjust(w) if i in right else str(c).ljust(w)
+               for i, (c, w) in enumerate(zip(cells, widths))]
+        return "  ".join(out).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(header), rule, *(line(r) for r in rows)])
+
+
+def header_lines(view: SessionView, lang: str) -> list[str]:
+    L, W = labels(lang), WIND_NAMES.get(lang, WIND_NAMES["en"])
+    played = len(view.games)
+    if view.ruleset in ("nts", "nts-app") and view.rounds:
+        progress = L["game_of"].format(n=played, total=4 * view.rounds)
+    else:
+        progress = L["game_open"].format(n=played)
+    status = ""
+    if view.finished:
+        reason = (view.end or {}).get("reason", "complete")
+        status = f" · {L['finished']} ({L.get(reason, reason)})"
+    lines = [f"{L['session']} {view.id} \"{view.name}\" · {L['ruleset']} {view.ruleset} · "
+             f"{progress}{status}"]
+    seats = "  ".join(f"{p} {W[view.seats[p]]}" for p in view.players)
+    if not view.finished:
+        wind = view.prevailing_wind
+        extra = ""
+        if view.ruleset == "nts-app" and view.state.next_wind_pips:
+            extra = f" ({L['thrown'].format(pips=view.state.next_wind_pips)})"
+        if view.ruleset == "riichi":
+            wind_name, n = view.riichi_label()
+            lines.append(f"{L['next_game']}: {L['round'].format(wind=W[wind_name], n=n)} · "
+                         f"{L['honba']} {view.state.honba} · {L['pot']} {view.state.pot}")
+        else:
+            lines.append(f"{L['prevailing']} ({L['next_game']}): {W[wind]}{extra}")
+        lines.append(f"{L['seats']}: {seats}")
+    if view.setup.get("seat_throws"):
+        throws = " / ".join(", ".join(f"{p} {t}" for p, t in r.items())
+                            for r in view.setup["seat_throws"])
+        lines.append(f"{L['seat_dice']}: {throws}")
+    if view.end and view.end.get("pot_awarded"):
+        lines.append(L["leftover"].format(n=view.end["pot_awarded"]))
+    return lines
+
+
+def standings_table(view: SessionView, lang: str) -> str:
+    L = labels(lang)
+    rows = [[str(rank), player, plain(total)] for rank, player, total in view.standings()]
+    return table([L["rank"], L["player"], L["total"]], rows, right={0, 2})
+
+
+def game_result(game: dict, lang: str) -> str:
+    """One line that says what happened in a game."""
+    L = labels(lang)
+    kind = game["kind"]
+    if kind == "draw" and "tenpai" not in game:
+        return L["draw"]
+    if kind == "mahjong":
+        winner = game["winners"][0]
+        how = L.get(game.get("win_type") or "", "")
+        text = f"{winner} {L['mahjong']} {game['hand_scores'][winner]} {how}".rstrip()
+        if game.get("discarder"):
+            text += f" {L['from']} {game['discarder']}"
+        return text
+    parts = []
+    if kind == "ron":
+        wins = ", ".join(f"{w['player']} {_riichi_value(w, L)}" for w in game["wins"])
+        parts.append(f"{L['ron']} {wins} {L['from']} {game['discarder']}")
+    elif kind == "tsumo":
+        w = game["wins"][0]
+        parts.append(f"{L['tsumo']} {w['player']} {_riichi_value(w, L)}")
+    elif kind == "draw":
+        parts.append(f"{L['draw']}, {L['tenpai']}: " + (", ".join(game["tenpai"]) or "-"))
+    elif kind == "chombo":
+        parts.append(f"{L['chombo']} {game['chombo']}")
+    if game.get("riichi"):
+        parts.append(f"{L['riichi']} " + ", ".join(game["riichi"]))
+    return "; ".join(parts)
+
+
+def _riichi_value(win: dict, L: dict) -> str:
+    if win.get("yakuman"):
+        return L["yakuman"]
+    text = f"{win['han']} {L['han']}"
+    if win.get("fu"):
+        text += f" {win['fu']} {L['fu']}"
+    return text
+
+
+def games_table(view: SessionView, lang: str) -> str:
+    """Game by game: each player's seat wind, own hand score (NTS) and settlement."""
+    L = labels(lang)
+    if not view.games:
+        return L["no_games"]
+    riichi = view.ruleset == "riichi"
+    header = ["#", L["wind"]] + (["honba", L["pot"]] if riichi else []) + view.players
+    header.append(L["result"])
+    fixed = 4 if riichi else 2
+    rows = []
+    for game in view.games:
+        if riichi:
+            wind, n = game["round"]
+            row = [str(game["number"]), f"{wind}{n}", str(game["honba_before"]),
+                   str(game["pot_before"])]
+        else:
+            row = [str(game["number"]), game["prevailing_wind"]]
+        for player in view.players:
+            cell = game["seats"][player]
+            if not riichi:
+                score = (game.get("hand_scores") or {}).get(player)
+                dead = player in game.get("dead", [])
+                cell += " " + ("\u20200" if dead else str(score if score is not None else "")).rjust(4)
+            cell += " " + signed(game["deltas"][player]).rjust(7)
+            row.append(cell)
+        row.append(game_result(game, lang))
+        rows.append(row)
+    return table(header, rows, right={0, *range(fixed, fixed + len(view.players))})
+
+
+def running_table(view: SessionView, lang: str) -> str:
+    """Totals after every game: the score sheet of seed 1's "puntenteller"."""
+    L = labels(lang)
+    rows = [[L["start"]] + [plain(view.start_points) for _ in view.players]]
+    for game, after in zip(view.games, view.running):
+        rows.append([str(game["number"])] + [plain(after[p]) for p in view.players])
+    if view.end and view.end.get("final_scores"):
+        rows.append([L["finished"]] + [plain(view.totals[p]) for p in view.players])
+    return table(["#", *view.players], rows, right=set(range(len(view.players) + 1)))
+
+
+def show(view: SessionView, lang: str = "en") -> str:
+    L = labels(lang)
+    parts = ["\n".join(header_lines(view, lang)), "",
+             f"{L['standings']}", standings_table(view, lang), "",
+             f"{L['games']}", games_table(view, lang)]
+    if view.games:
+        parts += ["", L["running"], running_table(view, lang)]
+    if any(g.get("dead") for g in view.games):
+        parts.append(f"† = {L['dead']}")
+    return "\n".join(parts)
+
+
+def sessions_table(views: list[SessionView], lang: str = "en") -> str:
+    L = labels(lang)
+    rows = []
+    for v in views:
+        status = (L["finished"] if v.finished else L["open"])
+        leader = v.standings()[0][1] if v.games else "-"
+        rows.append([str(v.id), v.name, v.ruleset, ", ".join(v.players), str(len(v.games)),
+                     status, leader])
+    return table([L["id"], L["name"], L["ruleset"], L["players"], L["games"], L["status"],
+                  L["leader"]], rows, right={0, 4})
+
+
+def game_summary(view: SessionView, record: dict, lang: str = "en") -> str:
+    """What `session hand` prints after storing a game."""
+    L = labels(lang)
+    deltas = "  ".join(f"{p} {signed(record['deltas'][p])}" for p in view.players)
+    return (f"{L['game_open'].format(n=record['number'])}: {game_result(record, lang)}\n"
+            f"{deltas}")

@@ -1,0 +1,433 @@
+"""Keeping score over a whole match: sessions, games, rotation, undo, end.
+
+``MatchBook`` joins the storage (``Store``), the rotation rules (``rotation``), the dice
+(``dice``) and the settlement (``settle`` + the scoring engine). Everything it needs to
+know about a match is derived from the session's setup and its list of game records, so
+undo is simply "delete the last record" and nothing can drift out of step.
+
+Starting scores (DECISION, documented in docs/session.md): ``nts`` and ``nts-app`` start
+at 0 — the NTS settlement is zero-sum and the score sheet of seed 1 ("puntenteller")
+simply adds up each game's settlement; ``riichi`` starts at 30,000 per player (EMA
+rules, which the NMB follows; seed 3). ``--start`` overrides either.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from match import dice, rotation
+from match.model import MatchState, NtsGame, RiichiGame, RiichiWin, SessionError
+from match.settle import Engine, SPECIALS, WIN_TYPES, riichi_game_end, settle_nts, settle_riichi
+from match.store import Store, now_iso
+
+DEFAULT_START = {"nts": 0, "nts-app": 0, "riichi": 30000}
+MAX_HAND_SCORE = 2000          # §9: no single hand scores more
+RIICHI_FU = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110)
+
+
+def default_engine() -> Engine:
+    """``scoring.score_request``, imported when first needed."""
+    try:
+        from scoring import score_request
+    except ImportError as exc:
+        raise SessionError("the scoring engine (scoring.score_request) is not installed; "
+                           "games cannot be settled") from exc
+    return score_request
+
+
+@dataclass
+class SessionView:
+    """Everything a screen or an export shows about one session."""
+
+    id: int
+    name: str
+    ruleset: str
+    players: list[str]                   # table order
+    created_at: str
+    rounds: int
+    start_points: int
+    setup: dict
+    state: MatchState
+    seats: dict[str, str]                # seat winds for the next game (or the last one)
+    prevailing_wind: str | None          # of the next game
+    games: list[dict]
+    totals: dict[str, int | float]
+    ended_at: str | None = None
+    end: dict | None = None
+    running: list[dict[str, int]] = field(default_factory=list)   # totals after each game
+
+    @property
+    def finished(self) -> bool:
+        return self.ended_at is not None
+
+    def standings(self) -> list[tuple[int, str, int | float]]:
+        """(rank, player, total), best first; equal totals share a rank."""
+        ordered = sorted(self.players, key=lambda p: (-self.totals[p], self.players.index(p)))
+        result, rank = [], 0
+        for i, player in enumerate(ordered):
+            if i == 0 or self.totals[player] != self.totals[ordered[i - 1]]:
+                rank = i + 1
+            result.append((rank, player, self.totals[player]))
+        return result
+
+    def riichi_label(self) -> tuple[str, int]:
+        return rotation.riichi_round(self.state.moves)
+
+
+class MatchBook:
+    """The session service used by the CLI (and usable by a web front end)."""
+
+    def __init__(self, store: Store, engine: Engine | None = None,
+                 rng: random.Random | None = None):
+        self.store = store
+        self._engine = engine
+        self._rng = rng
+
+    @property
+    def engine(self) -> Engine:
+        if self._engine is None:
+            self._engine = default_engine()
+        return self._engine
+
+    def _dice(self, setup: dict, purpose: str) -> random.Random:
+        if self._rng is not None:
+            return self._rng
+        seed = setup.get("seed")
+        return random.Random(f"{seed}/{purpose}") if seed is not None else random.Random()
+
+    # -- sessions -------------------------------------------------------------------
+
+    def new_session(self, players: list[str], ruleset: str, name: str | None = None,
+                    seats_by_dice: bool = False, seed: int | None = None,
+                    rounds: int | None = None, start_points: int | None = None) -> SessionView:
+        players = [p.strip() for p in players]
+        if len(players) != 4 or any(not p for p in players):
+            raise SessionError("a session needs exactly four player names, e.g. "
+                               "--players Anna,Bram,Cor,Dirk")
+        if len({p.casefold() for p in players}) != 4:
+            raise SessionError("player names must differ: " + ", ".join(players))
+        if ruleset not in rotation.RULESETS:
+            raise SessionError(f"unknown ruleset {ruleset!r}; choose nts, nts-app or riichi")
+        rounds = rotation.DEFAULT_ROUNDS[ruleset] if rounds is None else rounds
+        if ruleset in ("nts", "riichi") and not 1 <= rounds <= 4:
+            raise SessionError(f"{ruleset} plays 1 to 4 rounds (prevailing winds), not {rounds}")
+        if rounds < 0:
+            raise SessionError("the number of rounds cannot be negative")
+        setup: dict = {"rounds": rounds,
+                       "start_points": DEFAULT_START[ruleset] if start_points is None
+                       else start_points,
+                       "seed": seed, "first_east": 0, "seat_throws": None}
+        if seats_by_dice:
+            throws = dice.throw_for_east(players, self._dice(setup, "seats"))
+            setup["first_east"] = throws.east_position
+            setup["seat_throws"] = throws.rounds
+        state = MatchState()
+        if ruleset == "nts-app":
+            wind, pips = dice.throw_prevailing_wind(self._dice(setup, "wind/1"))
+            state = MatchState(next_wind=wind, next_wind_pips=pips)
+        setup["initial_state"] = state.to_dict()
+        name = (name or "").strip() or f"{ruleset} {now_iso()[:10]}"
+        session_id = self.store.create_session(name, ruleset, players, setup)
+        return self.view(session_id)
+
+    def resolve(self, ref: str | int | None) -> int:
+        """Session id from ``--session`` (id or name); default the latest open session."""
+        if ref is None or str(ref).strip() == "":
+            open_ids = self.store.session_ids(open_only=True)
+            if not open_ids:
+                raise SessionError("there is no open session; start one with "
+                                   "`mjscore session new --players A,B,C,D --ruleset nts`")
+            return open_ids[-1]
+        text = str(ref).strip()
+        if text.isdigit():
+            if self.store.session(int(text)) is None:
+                raise SessionError(f"there is no session {text}; see `mjscore session list`")
+            return int(text)
+        ids = self.store.sessions_named(text)
+        if not ids:
+            raise SessionError(f"there is no session named {text!r}; see `mjscore session list`")
+        open_ids = [i for i in ids if i in set(self.store.session_ids(open_only=True))]
+        return (open_ids or ids)[-1]
+
+    def view(self, session_id: int) -> SessionView:
+        row = self.store.session(session_id)
+        if row is None:
+            raise SessionError(f"there is no session {session_id}")
+        setup = row["setup"]
+        games = self.store.games(session_id)
+        state = MatchState.from_dict(games[-1]["state_after"] if games else setup["initial_state"])
+        totals: dict[str, int | float] = {p: setup["start_points"] for p in row["players"]}
+        running = []
+        for game in games:
+            for player, delta in game["deltas"].items():
+                totals[player] += delta
+            running.append(dict(totals))
+        end = row["end"]
+        if end and end.get("final_scores"):
+            totals = dict(end["final_scores"])
+        seats = self._seats(row["players"], setup, state)
+        return SessionView(
+            id=row["id"], name=row["name"], ruleset=row["ruleset"], players=row["players"],
+            created_at=row["created_at"], rounds=setup["rounds"],
+            start_points=setup["start_points"], setup=setup, state=state, seats=seats,
+            prevailing_wind=self._prevailing(row["ruleset"], state), games=games,
+            totals=totals, ended_at=row["ended_at"], end=end, running=running)
+
+    def list_sessions(self) -> list[SessionView]:
+        return [self.view(i) for i in self.store.session_ids()]
+
+    @staticmethod
+    def _seats(players: list[str], setup: dict, state: MatchState) -> dict[str, str]:
+        winds = rotation.seat_winds(len(players), setup["first_east"], state.moves)
+        return dict(zip(players, winds))
+
+    @staticmethod
+    def _prevailing(ruleset: str, state: MatchState) -> str | None:
+        if ruleset == "nts":
+            return rotation.nts_prevailing_wind(state.games_played)
+        if ruleset == "nts-app":
+            return state.next_wind
+        return rotation.riichi_round(state.moves)[0]
+
+    # -- games ----------------------------------------------------------------------
+
+    def add_game(self, session_id: int, game: NtsGame | RiichiGame) -> dict:
+        """Settle one game and store it (one transaction). Returns the stored record."""
+        view = self.view(session_id)
+        if view.finished:
+            raise SessionError(
+                f"session {view.id} ({view.name}) is finished after {len(view.games)} games; "
+                "no more games can be added (`session undo` re-opens it, "
+                "`session new` starts another)")
+        state = view.state
+        seats = view.seats
+        number = len(view.games) + 1
+        record: dict = {"number": number, "seats": seats, "honba_before": state.honba,
+                        "pot_before": state.pot}
+        if view.ruleset == "riichi":
+            if not isinstance(game, RiichiGame):
+                raise SessionError("this is a riichi session: report han/fu with --han/--fu, "
+                                   "--tsumo or --ron-from, or --draw")
+            game = self._check_riichi(view, game)
+            prevailing = view.prevailing_wind
+            result = settle_riichi(self.engine, seats, state, game)
+            record.update(self._riichi_record(game))
+            nxt = result.next
+            moves = rotation.next_moves("riichi", state.moves, bool(nxt["dealer_stays"]))
+            new_state = MatchState(games_played=number, moves=moves, honba=int(nxt["honba"]),
+                                   pot=int(nxt["pot"]))
+        else:
+            if not isinstance(game, NtsGame):
+                raise SessionError(f"this is an {view.ruleset} session: han/fu, tsumo/ron and "
+                                   "riichi options belong to riichi sessions")
+            game = self._check_nts(view, game)
+            prevailing = self._nts_prevailing(view, game)
+            result = settle_nts(self.engine, view.ruleset, prevailing, seats, game)
+            record.update(self._nts_record(game))
+            record["hand_scores"] = result.hand_scores
+            if view.ruleset == "nts-app":
+                record["wind_pips"] = (state.next_wind_pips
+                                       if game.prevailing_wind is None else None)
+            new_state = MatchState(games_played=number,
+                                   moves=rotation.next_moves(view.ruleset, state.moves))
+            if view.ruleset == "nts-app":
+                wind, pips = dice.throw_prevailing_wind(self._dice(view.setup,
+                                                                   f"wind/{number + 1}"))
+                new_state = MatchState(games_played=number, moves=new_state.moves,
+                                       next_wind=wind, next_wind_pips=pips)
+        record.update({"prevailing_wind": prevailing, "deltas": result.deltas,
+                       "exchanges": result.exchanges, "state_after": new_state.to_dict()})
+        if view.ruleset == "riichi":
+            record["round"] = list(view.riichi_label())
+        end = None
+        if rotation.match_length_reached(view.ruleset, view.rounds, number, new_state.moves):
+            end = {"reason": "complete"}
+            if view.ruleset == "riichi":
+                end.update(self._riichi_final(view, result.deltas, new_state))
+        self.store.append_game(view.id, number, record, end)
+        return record
+
+    def _nts_prevailing(self, view: SessionView, game: NtsGame) -> str:
+        if view.ruleset == "nts":
+            if game.prevailing_wind and game.prevailing_wind != view.prevailing_wind:
+                raise SessionError(f"in nts the prevailing wind of game {len(view.games) + 1} is "
+                                   f"{view.prevailing_wind} (four games per wind); --wind is for "
+                                   "nts-app sessions")
+            return view.prevailing_wind
+        wind = game.prevailing_wind or view.state.next_wind
+        if wind not in rotation.WINDS:
+            raise SessionError(f"prevailing wind must be one of E, S, W, N, not {wind!r}")
+        return wind
+
+    def _check_nts(self, view: SessionView, game: NtsGame) -> NtsGame:
+        name = _Names(view)
+        winner = name(game.winner) if game.winner else None
+        hands = {name(k): v for k, v in game.hands.items()}
+        scores = {name(k): v for k, v in game.scores.items()}
+        dead = tuple(dict.fromkeys(name(d) for d in game.dead))
+        discarder = name(game.discarder) if game.discarder else None
+        if len(hands) != len(game.hands) or len(scores) != len(game.scores):
+            raise SessionError("a player is named twice in --hand-of or --score-of")
+        for player, points in scores.items():
+            if not 0 <= points <= MAX_HAND_SCORE:
+                raise SessionError(f"score of {player} must be 0 to {MAX_HAND_SCORE} "
+                                   f"(the limit), not {points}")
+            if player in hands:
+                raise SessionError(f"{player} has both a hand and a score; give one of them")
+        if winner is None:
+            if hands or scores or game.winner_hand or dead or discarder:
+                raise SessionError("a draw (remise) takes no winner, hands, scores or dead hands: "
+                                   "nobody scores and nobody pays")
+            return NtsGame(prevailing_wind=game.prevailing_wind)
+        if winner in dead:
+            raise SessionError(f"{winner} cannot both win and have a dead hand")
+        if winner in hands:
+            raise SessionError(f"give {winner}'s (the winner's) hand with --hand, not --hand-of")
+        if game.winner_hand is None and winner not in scores:
+            raise SessionError(f"give the winner's hand (--hand or --photo) or score "
+                               f"(--score-of {winner}=POINTS)")
+        if game.winner_hand is not None and winner in scores:
+            raise SessionError(f"{winner} has both a hand and a score; give one of them")
+        for player in dead:
+            if player in scores and scores[player] != 0:
+                raise SessionError(f"{player} has a dead hand and scores 0, not {scores[player]}")
+        if discarder == winner:
+            raise SessionError(f"{winner} cannot win on his own discard; use --self-drawn")
+        if game.win_type not in WIN_TYPES:
+            raise SessionError(f"unknown way of winning {game.win_type!r}")
+        if discarder and game.win_type == "self_drawn":
+            raise SessionError("a self-drawn win has no discarder")
+        for flag in game.special:
+            if flag not in SPECIALS:
+                raise SessionError(f"unknown special {flag!r}; choose from " + ", ".join(SPECIALS))
+        return NtsGame(winner=winner, winner_hand=game.winner_hand,
+                       winning_tile=game.winning_tile, win_type=game.win_type,
+                       discarder=discarder, special=game.special, hands=hands, scores=scores,
+                       dead=dead, prevailing_wind=game.prevailing_wind, photo=game.photo)
+
+    def _check_riichi(self, view: SessionView, game: RiichiGame) -> RiichiGame:
+        name = _Names(view)
+        wins = tuple(_check_win(w, name) for w in game.wins)
+        winners = [w.player for w in wins]
+        if len(set(winners)) != len(winners):
+            raise SessionError("a winner is named twice")
+        riichi = tuple(name(p) for p in game.riichi)
+        if len(set(riichi)) != len(riichi):
+            raise SessionError("a player is named twice in --riichi")
+        tenpai = tuple(name(p) for p in game.tenpai)
+        discarder = name(game.discarder) if game.discarder else None
+        chombo = name(game.chombo) if game.chombo else None
+        outcome = game.outcome
+        if outcome == "ron":
+            if not wins:
+                raise SessionError("a ron needs a winner (--winner NAME --han N --fu N)")
+            if discarder is None:
+                raise SessionError("a ron needs the player who discarded: --ron-from NAME")
+            if discarder in winners:
+                raise SessionError(f"{discarder} cannot win on his own discard; use --tsumo")
+            if len(wins) > 3:
+                raise SessionError("at most three players can win on one discard")
+        elif outcome == "tsumo":
+            if len(wins) != 1:
+                raise SessionError("a tsumo has exactly one winner")
+            if discarder:
+                raise SessionError("a tsumo has no discarder (--ron-from)")
+        elif outcome in ("draw", "chombo"):
+            if wins:
+                raise SessionError(f"a {outcome} has no winners")
+            if outcome == "chombo" and chombo is None:
+                raise SessionError("name the player who made the chombo: --chombo NAME")
+        else:
+            raise SessionError("say how the hand ended: --ron-from NAME, --tsumo, --draw "
+                               "or --chombo NAME")
+        if tenpai and outcome != "draw":
+            raise SessionError("--tenpai is only for a draw (exhaustive draw)")
+        return RiichiGame(outcome=outcome, wins=wins, discarder=discarder, riichi=riichi,
+                          tenpai=tuple(dict.fromkeys(tenpai)), chombo=chombo)
+
+    @staticmethod
+    def _nts_record(game: NtsGame) -> dict:
+        kind = "draw" if game.winner is None else "mahjong"
+        hands = dict(game.hands)
+        if game.winner_hand is not None:
+            hands = {game.winner: game.winner_hand, **hands}
+        return {"kind": kind, "winners": [game.winner] if game.winner else [],
+                "win_type": game.win_type if game.winner else None,
+                "discarder": game.discarder, "special": list(game.special),
+                "winning_tile": game.winning_tile, "hands": hands,
+                "given_scores": dict(game.scores), "dead": list(game.dead),
+                "photo": game.photo}
+
+    @staticmethod
+    def _riichi_record(game: RiichiGame) -> dict:
+        return {"kind": game.outcome, "winners": [w.player for w in game.wins],
+                "wins": [{"player": w.player, "han": w.han, "fu": w.fu, "yakuman": w.yakuman}
+                         for w in game.wins],
+                "discarder": game.discarder, "riichi": list(game.riichi),
+                "tenpai": list(game.tenpai), "chombo": game.chombo}
+
+    # -- undo / end -----------------------------------------------------------------
+
+    def undo(self, session_id: int) -> str:
+        """Undo the last thing: a manual end first, otherwise the last game."""
+        view = self.view(session_id)
+        if view.end and view.end.get("reason") == "stopped":
+            self.store.set_end(view.id, None)
+            return "reopened"
+        if not view.games:
+            raise SessionError(f"session {view.id} ({view.name}) has no games to undo")
+        self.store.delete_last_game(view.id, len(view.games))
+        return f"game {len(view.games)}"
+
+    def end(self, session_id: int) -> SessionView:
+        """Stop a match early (agreed time or rounds); riichi leftovers go to first place."""
+        view = self.view(session_id)
+        if view.finished:
+            raise SessionError(f"session {view.id} ({view.name}) is already finished")
+        end: dict = {"reason": "stopped"}
+        if view.ruleset == "riichi" and view.state.pot:
+            end.update(self._riichi_final(view, None, view.state))
+        self.store.set_end(view.id, end)
+        return self.view(view.id)
+
+    def _riichi_final(self, view: SessionView, deltas: dict | None, state: MatchState) -> dict:
+        totals = dict(view.totals)
+        for player, delta in (deltas or {}).items():
+            totals[player] += delta
+        if not state.pot:
+            return {}
+        seats = self._seats(view.players, view.setup, state)
+        final = riichi_game_end(self.engine, seats, totals, state.pot)
+        return {"final_scores": final, "pot_awarded": state.pot}
+
+
+class _Names:
+    """Resolve a typed player name (case-insensitive) to the session's spelling."""
+
+    def __init__(self, view: SessionView):
+        self.view = view
+        self.by_fold = {p.casefold(): p for p in view.players}
+
+    def __call__(self, typed: str) -> str:
+        found = self.by_fold.get(typed.strip().casefold())
+        if found is None:
+            raise SessionError(f"unknown player {typed.strip()!r} in session {self.view.id}; "
+                               "the players are " + ", ".join(self.view.players))
+        return found
+
+
+def _check_win(win: RiichiWin, name: _Names) -> RiichiWin:
+    """A riichi winner's value, checked before the engine sees it."""
+    player = name(win.player)
+    if win.yakuman:
+        return RiichiWin(player=player, han=win.han or 13, fu=win.fu, yakuman=True)
+    if win.han is None or win.han < 1:
+        raise SessionError(f"han of {player} must be 1 or more (or 'yakuman')")
+    if win.han <= 4:
+        if win.fu is None:
+            raise SessionError(f"{player} has {win.han} han: give the fu too (--fu)")
+        if win.fu not in RIICHI_FU:
+            raise SessionError(f"fu of {player} must be one of "
+                               + ", ".join(map(str, RIICHI_FU)) + f", not {win.fu}")
+    return RiichiWin(player=player, han=win.han, fu=win.fu, yakuman=False)
