@@ -1,0 +1,306 @@
+"""Score a folder or a manifest of photos: one result row per photo, written as it finishes.
+
+- Context per photo comes from a CSV or JSON manifest (columns below; a folder means every
+  image in it, with the context given on the command line).
+- Rows are appended (CSV, JSON Lines) or the JSON array is rewritten atomically after every
+  photo, so a crash loses nothing that was finished; a second run skips photos already in
+  the output (``retry_errors`` redoes the failed ones).
+- A bad photo or a bad manifest row becomes a row with ``error``; it never stops the batch.
+- ``jobs > 1`` runs photos in worker processes (each loads the recognizer once).
+
+Manifest columns (header names are case-insensitive; spaces, dashes and underscores alike):
+``photo`` (required; relative to the manifest), ``table``, ``round``, ``seat``, ``wind``
+(prevailing), ``win_type``, ``winning_tile``, ``player``, and optionally ``ruleset``,
+``special``, ``hand`` (notation that replaces the photo's grouping).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from handscan.context import ContextError, ScanContext, make_context
+from handscan.outputs import write_json
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".heic"}
+COLUMNS = ["photo", "table", "round", "seat", "player", "wind", "win_type", "winning_tile", "ruleset",
+           "tiles", "hand", "valid", "reason", "final", "limit_hand", "flags", "min_confidence",
+           "alternatives", "warnings", "error", "seconds", "path"]
+_ALIASES = {
+    "photo": "photo", "image": "photo", "file": "photo", "path": "photo", "filename": "photo",
+    "table": "table", "tafel": "table",
+    "round": "round", "game": "round", "hand_no": "round", "ronde": "round",
+    "seat": "seat", "seat_wind": "seat", "own_wind": "seat",
+    "wind": "wind", "prevailing_wind": "wind", "prevailing": "wind", "round_wind": "wind",
+    "win_type": "win_type", "wintype": "win_type", "win": "win_type", "how": "win_type",
+    "winning_tile": "winning_tile", "winning": "winning_tile", "win_tile": "winning_tile",
+    "player": "player", "players": "player", "player_name": "player", "player_names": "player", "name": "player",
+    "ruleset": "ruleset", "rules": "ruleset", "special": "special", "hand": "hand",
+}
+
+
+class ManifestError(ValueError):
+    """The manifest as a whole cannot be read (a single bad row is a row error instead)."""
+
+
+@dataclass
+class Job:
+    photo: str                       # as written in the manifest / found in the folder
+    path: str                        # absolute path: the resume key
+    meta: dict = field(default_factory=dict)     # table, round, seat, player, ...
+    context: ScanContext | None = None
+    hand: str | None = None
+    error: str | None = None         # a row that cannot be run (bad context value)
+
+
+def _key(name: str) -> str:
+    return _ALIASES.get(re.sub(r"[\s\-]+", "_", name.strip().lower()), "")
+
+
+def _rows_from_manifest(path: Path) -> list[dict]:
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ManifestError(f"cannot read manifest {path}: {exc}")
+    if path.suffix.lower() == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ManifestError(f"manifest {path} is not valid JSON: {exc}")
+        if isinstance(data, dict):
+            data = data.get("photos") or data.get("rows") or data.get("hands")
+        if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
+            raise ManifestError(f"manifest {path}: expected a list of objects (or {{\"photos\": [...]}})")
+        return data
+    rows = list(csv.DictReader(text.splitlines()))
+    if rows and not any(_key(k or "") == "photo" for k in rows[0]):
+        raise ManifestError(f"manifest {path} has no photo column (columns: {', '.join(rows[0])})")
+    return rows
+
+
+def load_jobs(source: str | Path, defaults: ScanContext) -> list[Job]:
+    """Jobs from a folder of images or a CSV/JSON manifest. Bad rows become jobs with
+    ``error`` (reported in the output), a missing source raises ManifestError."""
+    source = Path(source)
+    if source.is_dir():
+        photos = sorted(p for p in source.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
+        return [Job(str(p), str(p.resolve()), {}, defaults) for p in photos]
+    if not source.is_file():
+        raise ManifestError(f"no such folder or manifest: {source}")
+    if source.suffix.lower() not in (".csv", ".json", ".tsv"):
+        raise ManifestError(f"{source}: a manifest is a .csv or .json file (or give a folder of photos)")
+    jobs = []
+    for n, raw in enumerate(_rows_from_manifest(source), start=2 if source.suffix.lower() != ".json" else 1):
+        row = {}
+        for k, v in raw.items():
+            key = _key(str(k or ""))
+            if key:
+                row[key] = "" if v is None else (", ".join(v) if isinstance(v, list) else str(v)).strip()
+        photo = row.get("photo", "")
+        where = f"manifest {'line' if source.suffix.lower() != '.json' else 'entry'} {n}"
+        if not photo:
+            jobs.append(Job(f"<{where}>", f"<{source.resolve()}#{n}>", row, None, error=f"{where}: no photo given"))
+            continue
+        path = Path(photo) if Path(photo).is_absolute() else source.parent / photo
+        meta = {k: row.get(k, "") for k in ("table", "round", "seat", "player", "wind", "win_type", "winning_tile")}
+        try:
+            ctx = make_context(seat=row.get("seat") or defaults.seat, wind=row.get("wind") or defaults.wind,
+                               winning_tile=row.get("winning_tile") or defaults.winning_tile,
+                               win_type=row.get("win_type") or defaults.win_type,
+                               ruleset=row.get("ruleset") or defaults.ruleset,
+                               special=row.get("special") or list(defaults.special), lang=defaults.lang)
+            jobs.append(Job(photo, str(path.resolve()), meta, ctx, row.get("hand") or None))
+        except ContextError as exc:
+            jobs.append(Job(photo, str(path.resolve()), meta, None, error=f"{where}: {exc}"))
+    return jobs
+
+
+# ----------------------------------------------------------------------------- one photo
+
+def run_job(job: Job, recognizer: str | None = None, threshold: float = 0.6) -> dict:
+    """One output row. Never raises: every failure becomes the row's ``error``."""
+    start = time.perf_counter()
+    row = {c: "" for c in COLUMNS}
+    row.update(photo=job.photo, path=job.path, **{k: v for k, v in job.meta.items() if k in COLUMNS})
+    if job.error:
+        row.update(error=job.error, flags="bad_manifest_row")
+        return row
+    try:
+        from handscan.pipeline import load_recognizer, scan_photo
+        res = scan_photo(job.path, job.context, recognize=load_recognizer(recognizer), hand=job.hand,
+                         threshold=threshold)
+        ctx = res.context
+        tiles = res.tiles
+        row.update(
+            seat=ctx.seat or "", wind=ctx.wind or "", win_type=ctx.win_type or "",
+            winning_tile=ctx.winning_tile or "", ruleset=ctx.ruleset,
+            tiles=len(tiles) if not res.error else "",
+            hand=res.notation or "", valid="" if res.score is None else str(res.valid).lower(),
+            reason="" if res.score is None or res.valid else res.score.get("reason", ""),
+            final="" if res.final is None else res.final,
+            limit_hand=(res.score or {}).get("limit_hand") or "",
+            flags=";".join(res.flags), error=res.error or "",
+            min_confidence=f"{min(t.confidence for t in tiles):.3f}" if tiles else "",
+            alternatives=" | ".join(f"{a.notation} = {a.final}" for a in res.alternatives),
+            warnings=" | ".join(res.warnings),
+        )
+    except Exception as exc:                                 # last line of defence: keep going
+        row.update(error=f"{type(exc).__name__}: {exc}", flags="crashed")
+    row["seconds"] = f"{time.perf_counter() - start:.3f}"
+    return row
+
+
+def _worker(args):
+    job, recognizer, threshold = args
+    return run_job(job, recognizer, threshold)
+
+
+# ----------------------------------------------------------------------------- output
+
+class ResultSink:
+    """Append-as-you-go output; ``done`` holds the resume keys already present."""
+
+    def __init__(self, path: str | Path, *, restart: bool = False, retry_errors: bool = False):
+        self.path = Path(path)
+        self.format = {".csv": "csv", ".json": "json", ".jsonl": "jsonl"}.get(self.path.suffix.lower())
+        if self.format is None:
+            raise ManifestError(f"--out {self.path}: use a .csv, .json or .jsonl file")
+        self.rows: list[dict] = [] if restart else self._existing()
+        if retry_errors:
+            self.rows = [r for r in self.rows if not r.get("error")]
+        self.done = {str(r.get("path") or r.get("photo")) for r in self.rows}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._rewrite()                       # normalise (drops retried rows, half-written lines)
+
+    def _existing(self) -> list[dict]:
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            return []
+        text = self.path.read_text(encoding="utf-8")
+        try:
+            if self.format == "csv":
+                rows = list(csv.DictReader(text.splitlines()))
+                return [r for r in rows if r.get("photo") and None not in r and None not in r.values()]
+            if self.format == "json":
+                data = json.loads(text)
+                return data.get("results", []) if isinstance(data, dict) else data
+            rows = []
+            for line in text.splitlines():
+                try:
+                    rows.append(json.loads(line))
+                except json.JSONDecodeError:
+                    pass                                      # a line cut off by a crash
+            return rows
+        except (json.JSONDecodeError, csv.Error) as exc:
+            raise ManifestError(f"cannot resume from {self.path}: {exc} (use --restart to overwrite it)")
+
+    def _rewrite(self) -> None:
+        if self.format == "json":
+            write_json(self.path, self.rows)
+            return
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        with open(tmp, "w", newline="", encoding="utf-8") as fh:
+            if self.format == "csv":
+                writer = csv.DictWriter(fh, COLUMNS, extrasaction="ignore")
+                writer.writeheader()
+                writer.writerows(self.rows)
+            else:
+                for r in self.rows:
+                    fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+        os.replace(tmp, self.path)
+
+    def add(self, row: dict) -> None:
+        self.rows.append(row)
+        self.done.add(str(row.get("path") or row.get("photo")))
+        if self.format == "json":
+            write_json(self.path, self.rows)
+            return
+        with open(self.path, "a", newline="", encoding="utf-8") as fh:
+            if self.format == "csv":
+                csv.DictWriter(fh, COLUMNS, extrasaction="ignore").writerow(row)
+            else:
+                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+
+
+@dataclass
+class Summary:
+    total: int = 0
+    skipped: int = 0
+    scored: int = 0          # valid hand with a final score
+    invalid: int = 0         # scored but not a valid hand
+    unscored: int = 0        # read, but context missing (or recognizer-only)
+    errors: int = 0
+    flagged: int = 0
+    seconds: float = 0.0
+
+    @property
+    def processed(self) -> int:
+        return self.scored + self.invalid + self.unscored + self.errors
+
+    @property
+    def photos_per_minute(self) -> float:
+        return 60.0 * self.processed / self.seconds if self.seconds > 0 else 0.0
+
+    def add(self, row: dict) -> None:
+        if row.get("error"):
+            self.errors += 1
+        elif row.get("valid") == "true":
+            self.scored += 1
+        elif row.get("valid") == "false":
+            self.invalid += 1
+        else:
+            self.unscored += 1
+        if row.get("flags") and not row.get("error"):
+            self.flagged += 1
+
+    def text(self) -> str:
+        return (f"{self.processed} photos in {self.seconds:.1f} s ({self.photos_per_minute:.1f}/min): "
+                f"{self.scored} scored, {self.invalid} invalid hands, {self.unscored} not scored "
+                f"(context missing), {self.errors} errors, {self.flagged} flagged for checking"
+                + (f"; {self.skipped} already in the output, skipped" if self.skipped else ""))
+
+
+def run_batch(jobs: list[Job], sink: ResultSink, *, workers: int = 1, recognizer: str | None = None,
+              threshold: float = 0.6, progress: Callable[[dict], None] | None = None) -> Summary:
+    """Run the jobs not yet in the sink; rows go to the sink as each photo finishes."""
+    summary = Summary(total=len(jobs))
+    todo = []
+    seen: set[str] = set()
+    for job in jobs:
+        if job.path in sink.done or job.path in seen:
+            summary.skipped += 1
+            continue
+        seen.add(job.path)
+        todo.append(job)
+    start = time.perf_counter()
+
+    def finish(row: dict) -> None:
+        sink.add(row)
+        summary.add(row)
+        if progress:
+            progress(row)
+
+    if workers <= 1 or len(todo) <= 1:
+        for job in todo:
+            finish(run_job(job, recognizer, threshold))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = {pool.submit(_worker, (job, recognizer, threshold)): job for job in todo}
+            for fut in as_completed(futures):
+                job = futures[fut]
+                try:
+                    row = fut.result()
+                except Exception as exc:                    # a worker died (out of memory, ...)
+                    row = {c: "" for c in COLUMNS}
+                    row.update(photo=job.photo, path=job.path, error=f"worker failed: {exc}", flags="crashed")
+                finish(row)
+    summary.seconds = time.perf_counter() - start
+    return summary

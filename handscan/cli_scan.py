@@ -1,0 +1,275 @@
+"""`mjscore scan` (photo -> tiles -> hand -> score, with review) and `mjscore batch`.
+
+Problems are reported as one clear line on stderr, never a traceback. Exit status: 0 when
+every photo was read (and, when scoring was asked, scored as a valid hand); 1 otherwise;
+2 for bad options."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from handscan.context import ContextError, ScanContext, make_context
+
+
+def register(app: typer.Typer) -> None:
+    app.command("scan")(scan)
+    app.command("batch")(batch)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _win_type(discard: bool, self_drawn: bool, robbed_kong: bool) -> str | None:
+    chosen = [n for n, on in (("discard", discard), ("self_drawn", self_drawn), ("robbed_kong", robbed_kong)) if on]
+    if len(chosen) > 1:
+        _fail("give only one of --discard, --self-drawn, --robbed-kong")
+    return chosen[0] if chosen else None
+
+
+def _ask_missing(ctx: ScanContext) -> ScanContext:
+    """Interactive runs ask for what the photo cannot show (never guessed)."""
+    asks = [("winning_tile", "Winning tile (e.g. 5p, E, Wh)"),
+            ("win_type", "Won on a discard or self-drawn? [discard/self]"),
+            ("seat", "Seat wind of the winner [E/S/W/N]"),
+            ("wind", "Prevailing wind [E/S/W/N]")]
+    for field, prompt in asks:
+        if getattr(ctx, field) is not None:
+            continue
+        while True:
+            try:
+                answer = input(prompt + ": ").strip()
+            except EOFError:
+                return ctx
+            if not answer:
+                break
+            try:
+                new = make_context(**{"seat": ctx.seat, "wind": ctx.wind, "winning_tile": ctx.winning_tile,
+                                      "win_type": ctx.win_type, field: answer}, ruleset=ctx.ruleset,
+                                   special=list(ctx.special), lang=ctx.lang)
+                ctx = new
+                break
+            except ContextError as exc:
+                typer.echo(f"  {exc}", err=True)
+    return ctx
+
+
+def _review_loop(res, threshold: float, echo):
+    """Terminal review: read commands, apply them (pure functions), re-score at once."""
+    from handscan.pipeline import evaluate
+    from handscan.render import result_text
+    from handscan.review import ReviewError, apply_command, state_from_layout
+
+    state = state_from_layout(res.layout, res.context)
+    if res.hand_override:
+        from dataclasses import replace
+        state = replace(state, hand=res.hand_override)
+    echo("review: fix tiles (3=5p), regroup (move 7 to 2), set context (win 5p, self, seat S); "
+         "help for all; empty line when done")
+    while True:
+        try:
+            line = input("review> ")
+        except EOFError:
+            break
+        try:
+            state, message = apply_command(state, line)
+        except ReviewError as exc:
+            echo(f"  {exc}")
+            continue
+        if state.done:
+            break
+        echo(f"  {message}")
+        if message.startswith("tiles are numbered") or line.strip().lower() in ("help", "?", "h"):
+            continue
+        res = evaluate(res.photo, state.layout, state.context, read=res.read, hand=state.hand,
+                       threshold=threshold)
+        echo(result_text(res, threshold))
+    return res
+
+
+def scan(
+    photos: List[Path] = typer.Argument(..., help="Photo(s) of a hand laid out on the table."),
+    json_out: bool = typer.Option(False, "--json", help="One JSON object per photo per line."),
+    seat: Optional[str] = typer.Option(None, "--seat", help="Seat wind of the winner (E/S/W/N)."),
+    wind: Optional[str] = typer.Option(None, "--wind", help="Prevailing wind (E/S/W/N)."),
+    winning_tile: Optional[str] = typer.Option(None, "--winning-tile", help="The tile that completed the hand."),
+    discard: bool = typer.Option(False, "--discard", help="Won on a discard."),
+    self_drawn: bool = typer.Option(False, "--self-drawn", help="Won on a self-drawn tile."),
+    robbed_kong: bool = typer.Option(False, "--robbed-kong", help="Won by robbing a kong."),
+    ruleset: str = typer.Option("nts", "--ruleset", help="nts or nts-app (flowers and seasons)."),
+    special: Optional[List[str]] = typer.Option(None, "--special",
+                                                help="last_wall_tile, kong_replacement, kong_on_kong, heavenly, earth."),
+    lang: str = typer.Option("en", "--lang", help="Labels in English (en) or Dutch (nl)."),
+    annotate: Optional[Path] = typer.Option(None, "--annotate", help="Write the photo with boxes and sets drawn."),
+    review: Optional[bool] = typer.Option(None, "--review/--no-review",
+                                          help="Interactive review (default: on a terminal when tiles are flagged)."),
+    threshold: float = typer.Option(0.6, "--threshold", help="Tiles below this confidence are flagged."),
+    fix: Optional[str] = typer.Option(None, "--fix", help='Correct tiles by number: "3=5p,7=G".'),
+    hand: Optional[str] = typer.Option(None, "--hand", help="Hand in notation; replaces the photo's grouping."),
+    save: Optional[Path] = typer.Option(None, "--save", help="Save the (corrected) result as JSON."),
+    yolo_labels: bool = typer.Option(False, "--yolo-labels",
+                                     help="Write the corrected tiles as YOLO labels next to the photo."),
+    from_json: Optional[Path] = typer.Option(None, "--from-json",
+                                             help="Use saved recognizer output (scan --json lines) instead of the model."),
+) -> None:
+    """Read the tiles in a photo; with the game context, group and score the hand."""
+    from handscan.outputs import annotate as draw_annotation, write_json, write_yolo_labels
+    from handscan.pipeline import evaluate, photo_read_from_json, read_photo
+    from handscan.render import read_text, result_text
+    from handscan.review import apply_fixes
+    from vision.layout import group_tiles
+    from vision.types import PhotoRead
+
+    try:
+        ctx = make_context(seat, wind, winning_tile, _win_type(discard, self_drawn, robbed_kong), ruleset,
+                           special or [], lang)
+    except ContextError as exc:
+        _fail(str(exc))
+    if lang not in ("en", "nl"):
+        _fail(f"--lang {lang!r}: use en or nl")
+    if not 0.0 <= threshold <= 1.0:
+        _fail("--threshold is a confidence between 0 and 1")
+    saved_reads = {}
+    if from_json is not None:
+        try:
+            for line in from_json.read_text().splitlines():
+                if line.strip():
+                    obj = json.loads(line)
+                    saved_reads[str(Path(obj.get("image", "")).resolve())] = obj
+        except (OSError, json.JSONDecodeError) as exc:
+            _fail(f"--from-json {from_json}: {exc}")
+    scoring = ctx.given or hand is not None or bool(review)
+    interactive = sys.stdin.isatty() and not json_out
+    echo = (lambda s: typer.echo(s, err=True)) if json_out else typer.echo
+    failed = False
+    saved = []
+    for n, photo in enumerate(photos):
+        if saved_reads:
+            obj = saved_reads.get(str(photo.resolve()))
+            read = photo_read_from_json(obj) if obj else PhotoRead(str(photo), 0, 0,
+                                                                   error=f"{photo} is not in {from_json}")
+        else:
+            read = read_photo(photo)
+        if read.error:
+            failed = True
+            if json_out:
+                typer.echo(json.dumps({"image": str(photo), "error": read.error}))
+            else:
+                typer.echo(f"{photo}: error: {read.error}", err=True)
+            continue
+        layout = group_tiles(read.tiles)
+        if fix:
+            try:
+                layout = apply_fixes(layout, fix)
+            except ContextError as exc:
+                _fail(str(exc))
+        photo_ctx = ctx
+        if scoring and interactive and photo_ctx.missing() and hand is None:
+            echo(read_text(read, layout, threshold, lang))
+            photo_ctx = _ask_missing(photo_ctx)
+        res = evaluate(str(photo), layout, photo_ctx, read=read, hand=hand, threshold=threshold)
+        wants_review = review if review is not None else (interactive and scoring and bool(res.flags))
+        if wants_review and sys.stdin.isatty() or review:
+            echo(result_text(res, threshold))
+            res = _review_loop(res, threshold, echo)
+        if json_out:
+            if scoring:
+                typer.echo(json.dumps(res.to_json(), ensure_ascii=False))
+            else:
+                out = read.to_json()
+                out["layout"] = layout.to_json()
+                typer.echo(json.dumps(out, ensure_ascii=False))
+        elif not wants_review:
+            typer.echo(result_text(res, threshold) if scoring else read_text(read, layout, threshold, lang))
+            if len(photos) > 1:
+                typer.echo("")
+        if scoring and not res.valid:
+            failed = True
+        if annotate is not None:
+            target = annotate if len(photos) == 1 else annotate.with_name(f"{annotate.stem}_{photo.stem}{annotate.suffix}")
+            try:
+                draw_annotation(photo, res.layout, target, threshold)
+                echo(f"annotated photo: {target}")
+            except Exception as exc:
+                _fail(f"cannot write {target}: {exc}", 1)
+        if yolo_labels and res.layout is not None:
+            try:
+                label, notes = write_yolo_labels(photo, res.layout.tiles, read.width, read.height)
+                echo(f"YOLO labels: {label}" + "".join(f"\n  note: {x}" for x in notes))
+            except (OSError, ValueError) as exc:
+                _fail(f"cannot write YOLO labels for {photo}: {exc}", 1)
+        saved.append(res.to_json())
+    if save is not None:
+        try:
+            write_json(save, saved[0] if len(photos) == 1 and saved else saved)
+            echo(f"saved: {save}")
+        except OSError as exc:
+            _fail(f"cannot write {save}: {exc}", 1)
+    if failed:
+        raise typer.Exit(1)
+
+
+class _Progress:
+    """A one-line progress bar on stderr (plain lines when stderr is not a terminal)."""
+
+    def __init__(self, total: int):
+        self.total, self.count, self.tty = total, 0, sys.stderr.isatty()
+        self.step = max(1, total // 10)
+
+    def __call__(self, row: dict) -> None:
+        self.count += 1
+        status = "error" if row.get("error") else (row.get("final") or row.get("reason") or "read")
+        name = Path(str(row.get("photo"))).name
+        if self.tty:
+            filled = int(30 * self.count / max(1, self.total))
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.count}/{self.total} {name[:30]:<30} {status}")
+            if self.count == self.total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+        elif self.count % self.step == 0 or self.count == self.total or row.get("error"):
+            sys.stderr.write(f"{self.count}/{self.total} {name}: {status}\n")
+
+
+def batch(
+    source: Path = typer.Argument(..., help="A folder of photos, or a CSV/JSON manifest with context per photo."),
+    out: Path = typer.Option(..., "--out", help="results.csv, results.json or results.jsonl (written as it goes)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes."),
+    ruleset: str = typer.Option("nts", "--ruleset", help="Ruleset where the manifest gives none."),
+    wind: Optional[str] = typer.Option(None, "--wind", help="Prevailing wind where the manifest gives none."),
+    threshold: float = typer.Option(0.6, "--threshold", help="Tiles below this confidence are flagged."),
+    restart: bool = typer.Option(False, "--restart", help="Overwrite the output instead of resuming."),
+    retry_errors: bool = typer.Option(False, "--retry-errors", help="Redo photos whose row has an error."),
+    recognizer: Optional[str] = typer.Option(None, "--recognizer", hidden=True,
+                                             help="module:function of another recognizer."),
+) -> None:
+    """Score many photos; one row per photo; resumable; a bad photo never stops the batch."""
+    from handscan.batch import ManifestError, ResultSink, load_jobs, run_batch
+
+    if jobs < 1:
+        _fail("--jobs must be at least 1")
+    try:
+        defaults = make_context(wind=wind, ruleset=ruleset)
+        job_list = load_jobs(source, defaults)
+        sink = ResultSink(out, restart=restart, retry_errors=retry_errors)
+    except (ContextError, ManifestError) as exc:
+        _fail(str(exc))
+    if not job_list:
+        _fail(f"no photos in {source}")
+    todo = sum(1 for j in job_list if j.path not in sink.done)
+    progress = _Progress(todo)
+    summary = run_batch(job_list, sink, workers=jobs, recognizer=recognizer, threshold=threshold,
+                        progress=progress)
+    typer.echo(summary.text())
+    typer.echo(f"results: {out}")
+    if summary.errors:
+        typer.echo("errors:", err=True)
+        for row in sink.rows[-summary.processed:]:
+            if row.get("error"):
+                typer.echo(f"  {row.get('photo')}: {row['error']}", err=True)
+        raise typer.Exit(1)

@@ -1,0 +1,119 @@
+"""Readable text for a scan: the tiles, the groups and why, the score breakdown."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from handscan.pipeline import LOW_CONFIDENCE, ScanResult
+from vision.layout import Layout, compact
+from vision.types import PhotoRead, TileRead
+
+_KIND_NAMES = {"concealed": ("concealed", "dicht"), "exposed": ("exposed", "open"),
+               "concealed_kong": ("concealed kong", "dichte kong"), "bonus": ("bonus", "bloemen/seizoenen")}
+_WORDS = {
+    "en": {"tiles": "tiles", "groups": "groups", "hand": "hand", "score": "score", "base": "base points",
+           "doublings": "doublings", "total": "total", "final": "final score", "invalid": "NOT A VALID HAND",
+           "limit": "limit hand", "flag": "check", "alts": "closest valid hands", "missing": "missing",
+           "warn": "note"},
+    "nl": {"tiles": "stenen", "groups": "groepen", "hand": "hand", "score": "score", "base": "basispunten",
+           "doublings": "verdubbelingen", "total": "totaal", "final": "eindscore", "invalid": "GEEN GELDIGE HAND",
+           "limit": "limiet", "flag": "controleer", "alts": "dichtstbijzijnde geldige handen",
+           "missing": "ontbreekt", "warn": "let op"},
+}
+
+
+def _label(code: str, lang: str) -> str:
+    """The engine's own label for a scoring code when it offers one, else the code itself."""
+    try:
+        from scoring import label as engine_label          # optional helper of the engine
+        return engine_label(code, lang)
+    except Exception:
+        name, _, arg = code.partition(":")
+        return name.replace("_", " ") + (f" {arg}" if arg else "")
+
+
+def tiles_text(tiles: Sequence[TileRead], threshold: float = LOW_CONFIDENCE) -> list[str]:
+    lines = []
+    for i, t in enumerate(tiles):
+        alts = "  ".join(f"{k} {p:.2f}" for k, p in t.alternatives[:3])
+        mark = "  <- check" if t.confidence < threshold else ""
+        angle = f" {t.angle:>3}°" if t.angle else "     "
+        lines.append(f"{i + 1:>3}  {t.kind:<3} {t.confidence:5.2f}{angle}  {('or ' + alts) if alts else ''}{mark}".rstrip())
+    return lines
+
+
+def groups_text(layout: Layout, lang: str = "en") -> list[str]:
+    li = 1 if lang == "nl" else 0
+    lines = []
+    for n, g in enumerate(layout.groups):
+        nums = ",".join(str(i + 1) for i in g.indices)
+        lines.append(f"{n + 1:>3}  {_KIND_NAMES[g.kind][li]:<15} {g.notation:<22} tiles {nums}  "
+                     f"({g.confidence:.2f}: {g.reason})")
+    return lines
+
+
+def read_text(read: PhotoRead, layout: Layout, threshold: float = LOW_CONFIDENCE, lang: str = "en") -> str:
+    w = _WORDS.get(lang, _WORDS["en"])
+    out = [f"{read.image}: {len(layout.tiles)} {w['tiles']}"
+           + (f" ({read.width}x{read.height})" if read.width else "")]
+    out += tiles_text(layout.tiles, threshold)
+    out.append(f"{w['tiles']}: {compact([t.kind for t in layout.tiles])}")
+    out.append(f"{w['groups']}:")
+    out += groups_text(layout, lang)
+    out.append(f"{w['hand']}: {layout.notation}")
+    out += [f"{w['warn']}: {x}" for x in layout.warnings]
+    return "\n".join(out)
+
+
+def score_text(score: dict, lang: str = "en") -> list[str]:
+    w = _WORDS.get(lang, _WORDS["en"])
+    if not score.get("valid"):
+        msg = score.get("message") or ""
+        lines = [f"{w['invalid']}: {score.get('reason', '?')}" + (f" ({msg})" if msg else "")]
+        if score.get("base_points"):
+            lines.append(f"  (would be: {score.get('base_total')} x 2^{score.get('doublings_total')})")
+        return lines
+    lines = []
+    if score.get("decomposition"):
+        lines.append("  " + " ".join(score["decomposition"]))
+    if score.get("limit_hand"):
+        lines.append(f"  {w['limit']}: {_label(score['limit_hand'], lang)}")
+    for code, pts in score.get("base_points", []):
+        lines.append(f"  {_label(code, lang):<34} {pts:>5}")
+    if score.get("base_points"):
+        lines.append(f"  {w['base']:<34} {score.get('base_total', 0):>5}")
+    for code, n in score.get("doublings", []):
+        lines.append(f"  {_label(code, lang):<34} x2^{n}")
+    if score.get("doublings"):
+        lines.append(f"  {w['doublings']:<34} {score.get('doublings_total', 0):>5}")
+    if score.get("total_before_limit") is not None and score.get("total_before_limit") != score.get("final"):
+        lines.append(f"  {w['total']:<34} {score['total_before_limit']:>5}")
+    lines.append(f"  {w['final']:<34} {score.get('final'):>5}")
+    return lines
+
+
+def result_text(res: ScanResult, threshold: float = LOW_CONFIDENCE) -> str:
+    lang = res.context.lang
+    w = _WORDS.get(lang, _WORDS["en"])
+    if res.error:
+        return f"{res.photo}: ERROR {res.error}"
+    out = [read_text(res.read or PhotoRead(res.photo, 0, 0), res.layout, threshold, lang)] if res.layout else []
+    if res.hand_override:
+        out.append(f"{w['hand']} (given): {res.hand_override}")
+    if res.notation and res.notation != (res.layout.notation if res.layout else None):
+        out.append(f"{w['hand']} (scored): {res.notation}")
+    out += [f"{w['warn']}: {x}" for x in res.warnings if not res.layout or x not in res.layout.warnings]
+    missing = [f[len('missing_'):].replace('_', ' ') for f in res.flags if f.startswith("missing_")]
+    if missing:
+        out.append(f"{w['missing']}: {', '.join(missing)} (give --seat / --wind / --winning-tile / "
+                   f"--discard or --self-drawn)")
+    if res.score is not None:
+        out.append(f"{w['score']} ({res.context.ruleset}):")
+        out += score_text(res.score, lang)
+    if res.alternatives:
+        out.append(f"{w['alts']}:")
+        out += [f"  {a.notation}  = {a.final}  ({a.change})" for a in res.alternatives]
+    if res.low_confidence:
+        out.append(f"{w['flag']}: tiles {', '.join(map(str, res.low_confidence))} "
+                   f"(confidence below {threshold:.2f})")
+    return "\n".join(out)
