@@ -1,0 +1,65 @@
+"""Tile kind and orientation from square crops, with the ONNX crop classifier.
+
+The classifier was trained on crops in all four quarter turns, so the kind does not depend
+on how the tile lies; a second head says which quarter turn the face shows (its training
+labels come from the rendered art, whose upright is known)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision import models
+from vision.crops import CONTEXT, CROP_SIZE, square_crop, to_tensor
+from vision.kinds import KINDS
+
+
+@dataclass(frozen=True)
+class KindRead:
+    probs: np.ndarray          # 43 kind probabilities
+    orient: np.ndarray         # 4 probabilities: face turned 0/90/180/270 deg CCW
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def classify_crops(crops: np.ndarray, batch: int = 64) -> list[KindRead]:
+    """Kind and orientation probabilities for N x 48 x 48 x 3 uint8 crops."""
+    sess = models.session(models.CLASSIFIER)
+    out = []
+    for i in range(0, len(crops), batch):
+        kl, ol = sess.run(None, {"crops": to_tensor(crops[i:i + batch])})
+        out += [KindRead(p, o) for p, o in zip(_softmax(kl), _softmax(ol))]
+    return out
+
+
+def classify_boxes(rgb: np.ndarray, boxes) -> list[KindRead]:
+    if not len(boxes):
+        return []
+    crops = np.stack([square_crop(rgb, b, CROP_SIZE, CONTEXT) for b in boxes])
+    return classify_crops(crops)
+
+
+def angle_for(read: KindRead, box) -> int:
+    """Face angle (0/90/180/270 CCW). The box shape settles upright vs sideways when it is
+    clearly taller or wider (a tile face is 3:4); the orientation head settles the rest."""
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    o = read.orient.copy()
+    if h > 1.15 * w:
+        o[[1, 3]] = 0
+    elif w > 1.15 * h:
+        o[[0, 2]] = 0
+    return int(np.argmax(o)) * 90
+
+
+def ranked(read: KindRead, n_alternatives: int = 3):
+    order = np.argsort(-read.probs)
+    best = KINDS[order[0]], float(read.probs[order[0]])
+    alts = tuple((KINDS[i], float(read.probs[i])) for i in order[1:1 + n_alternatives]
+                 if read.probs[i] >= 0.005)
+    return best, alts

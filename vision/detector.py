@@ -1,0 +1,83 @@
+"""Class-agnostic tile detection with the CenterNet ONNX model.
+
+The image is letterboxed to ``det_size`` on its long side (padded to a multiple of 32, not
+to a square, so a 4:3 photo costs 3/4 of a square one); the model returns a centre heatmap,
+log box sizes and sub-cell offsets at stride 4. Peaks are 3x3 local maxima above the score
+threshold, followed by a box NMS for the rare double peak on one tile."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision import models
+
+STRIDE = 4
+
+
+@dataclass(frozen=True)
+class Detection:
+    box: tuple[float, float, float, float]   # x1, y1, x2, y2 in input-image pixels
+    score: float
+
+
+def _prepare(rgb: np.ndarray, det_size: int):
+    import cv2
+
+    h, w = rgb.shape[:2]
+    s = det_size / max(h, w)
+    nh, nw = max(1, round(h * s)), max(1, round(w * s))
+    ph, pw = -(-nh // 32) * 32, -(-nw // 32) * 32
+    canvas = np.full((ph, pw, 3), 114, np.uint8)
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    canvas[:nh, :nw] = cv2.resize(rgb, (nw, nh), interpolation=interp)
+    x = canvas.astype(np.float32) * (2.0 / 255.0) - 1.0
+    return np.ascontiguousarray(x.transpose(2, 0, 1)[None]), s
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    """Indices kept by greedy non-maximum suppression, best first."""
+    order = np.argsort(-scores)
+    keep = []
+    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    while order.size:
+        i = order[0]
+        keep.append(i)
+        rest = order[1:]
+        xx1 = np.maximum(boxes[i, 0], boxes[rest, 0]); yy1 = np.maximum(boxes[i, 1], boxes[rest, 1])
+        xx2 = np.minimum(boxes[i, 2], boxes[rest, 2]); yy2 = np.minimum(boxes[i, 3], boxes[rest, 3])
+        inter = np.clip(xx2 - xx1, 0, None) * np.clip(yy2 - yy1, 0, None)
+        ov = inter / (areas[i] + areas[rest] - inter + 1e-9)
+        order = rest[ov < iou]
+    return np.array(keep, np.int64)
+
+
+def detect(rgb: np.ndarray, det_size: int | None = None, threshold: float | None = None,
+           max_tiles: int = 300) -> list[Detection]:
+    """Tiles in an RGB uint8 image, best first."""
+    import cv2
+
+    cfg = models.settings()
+    det_size = det_size or cfg.get("det_size", 512)
+    threshold = cfg.get("det_threshold", 0.3) if threshold is None else threshold
+    x, s = _prepare(rgb, det_size)
+    hm, wh, off = models.session(models.DETECTOR).run(None, {"image": x})
+    heat = 1.0 / (1.0 + np.exp(-hm[0, 0]))
+    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
+    ys, xs = np.nonzero(peaks)
+    if ys.size == 0:
+        return []
+    scores = heat[ys, xs]
+    if scores.size > max_tiles:
+        top = np.argsort(-scores)[:max_tiles]
+        ys, xs, scores = ys[top], xs[top], scores[top]
+    cx = (xs + off[0, 0, ys, xs]) * STRIDE
+    cy = (ys + off[0, 1, ys, xs]) * STRIDE
+    bw = np.exp(wh[0, 0, ys, xs]) * STRIDE
+    bh = np.exp(wh[0, 1, ys, xs]) * STRIDE
+    boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], 1) / s
+    h, w = rgb.shape[:2]
+    boxes = np.clip(boxes, 0, [w, h, w, h])
+    keep = nms(boxes, scores, cfg.get("nms_iou", 0.6))
+    return [Detection(tuple(float(v) for v in boxes[i]), float(scores[i])) for i in keep]

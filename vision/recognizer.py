@@ -1,0 +1,63 @@
+"""Photo -> tiles: detect every tile, classify each crop, report kind, confidence, angle."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vision.errors import ImageError
+from vision.types import PhotoRead, TileRead
+
+
+def _read_tiles(rgb: np.ndarray, timing: dict) -> list[TileRead]:
+    from vision.classifier import angle_for, classify_boxes, ranked
+    from vision.detector import detect
+
+    t0 = time.perf_counter()
+    dets = detect(rgb)
+    t1 = time.perf_counter()
+    reads = classify_boxes(rgb, [d.box for d in dets])
+    t2 = time.perf_counter()
+    timing["detect"] = (t1 - t0) * 1000
+    timing["classify"] = (t2 - t1) * 1000
+    tiles = []
+    for det, read in zip(dets, reads):
+        (kind, p), alts = ranked(read)
+        tiles.append(TileRead(kind=kind, box=det.box, confidence=p * det.score,
+                              alternatives=tuple((k, q * det.score) for k, q in alts),
+                              angle=angle_for(read, det.box)))
+    # reading order: top to bottom, left to right (rows are grouped by vision.layout)
+    tiles.sort(key=lambda t: (round((t.box[1] + t.box[3]) / 2), t.box[0]))
+    return tiles
+
+
+def recognize_image(rgb: np.ndarray) -> list[TileRead]:
+    """Tiles in an RGB uint8 H x W x 3 array (boxes in its pixels)."""
+    rgb = np.asarray(rgb)
+    if rgb.ndim == 2:
+        rgb = np.repeat(rgb[..., None], 3, axis=2)
+    if rgb.ndim != 3 or rgb.shape[2] not in (3, 4) or min(rgb.shape[:2]) < 8:
+        raise ImageError(f"expected an RGB image array H x W x 3, got shape {rgb.shape}")
+    if rgb.dtype != np.uint8:
+        raise ImageError(f"expected uint8 pixels, got {rgb.dtype}")
+    return _read_tiles(np.ascontiguousarray(rgb[..., :3]), {})
+
+
+def recognize_file(path: str | Path) -> PhotoRead:
+    """Read a photo file; boxes are in pixels of the EXIF-upright full-resolution image.
+    Raises ImageError when the file cannot be read as an image."""
+    from vision.imageio import load_image
+
+    timing: dict[str, float] = {}
+    t0 = time.perf_counter()
+    img = load_image(path)
+    timing["load"] = (time.perf_counter() - t0) * 1000
+    tiles = _read_tiles(img.rgb, timing)
+    if img.scale != 1.0:
+        k = 1.0 / img.scale
+        tiles = [TileRead(t.kind, tuple(v * k for v in t.box), t.confidence, t.alternatives, t.angle)
+                 for t in tiles]
+    timing["total"] = (time.perf_counter() - t0) * 1000
+    return PhotoRead(image=str(path), width=img.width, height=img.height, tiles=tiles, timing_ms=timing)

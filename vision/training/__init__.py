@@ -1,0 +1,1 @@
+"""Training code for the tile recognizer (torch lives only here; the runtime uses ONNX)."""

@@ -1,0 +1,48 @@
+"""Shared training helpers: threads, YOLO folder reading, checkpoints."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+
+def setup_torch(threads: int = 2):
+    import torch
+
+    torch.set_num_threads(threads)
+    return torch
+
+
+def yolo_names(folder: Path) -> list[str]:
+    from vision.yolo import read_names
+
+    return read_names(folder)
+
+
+def yolo_boxes(label_file: Path, width: int, height: int):
+    from vision.yolo import read_boxes
+
+    return read_boxes(label_file, width, height)
+
+
+def image_files(split_dir: Path) -> list[Path]:
+    exts = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
+    return sorted(p for p in (split_dir / "images").iterdir() if p.suffix.lower() in exts)
+
+
+def load_rgb(path: Path) -> np.ndarray:
+    import cv2
+
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if img is None:
+        raise ValueError(f"cannot read {path}")
+    return cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
+
+
+def save_ckpt(path: Path, **state) -> None:
+    import torch
+
+    tmp = path.with_suffix(".tmp")
+    torch.save(state, tmp)
+    tmp.replace(path)

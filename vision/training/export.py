@@ -1,0 +1,67 @@
+"""Export trained checkpoints to ONNX in ``models/`` and write ``models/recognizer.json``.
+
+    python -m vision.training.export --cls runs/cls/best.pt --det runs/det/last.pt
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+from pathlib import Path
+
+from vision.crops import CONTEXT, CROP_SIZE
+from vision.kinds import KINDS
+from vision.training.common import setup_torch
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _export(torch, model, dummy, path: Path, input_name: str, output_names, dynamic):
+    model.eval()
+    torch.onnx.export(model, dummy, str(path), input_names=[input_name], output_names=output_names,
+                      dynamic_axes=dynamic, opset_version=17, dynamo=False)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description="export the recognizer models to ONNX")
+    ap.add_argument("--cls", type=Path, default=Path("runs/cls/best.pt"))
+    ap.add_argument("--det", type=Path, default=Path("runs/det/last.pt"))
+    ap.add_argument("--out", type=Path, default=MODELS)
+    ap.add_argument("--det-size", type=int, default=512)
+    ap.add_argument("--det-threshold", type=float, default=0.3)
+    args = ap.parse_args()
+    torch = setup_torch(2)
+    from vision.training.nets import CenterNet, TileClassifier
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.cls.exists():
+        ck = torch.load(args.cls, weights_only=False)
+        m = TileClassifier(ck.get("width", 32))
+        m.load_state_dict(ck["model"])
+        _export(torch, m, torch.zeros(1, 3, CROP_SIZE, CROP_SIZE), args.out / "tile_classifier.onnx",
+                "crops", ["kind_logits", "orient_logits"], {"crops": {0: "n"}, "kind_logits": {0: "n"},
+                                                              "orient_logits": {0: "n"}})
+        print("classifier", sha256(args.out / "tile_classifier.onnx"))
+    if args.det.exists():
+        ck = torch.load(args.det, weights_only=False)
+        m = CenterNet()
+        m.load_state_dict(ck["model"])
+        _export(torch, m, torch.zeros(1, 3, 384, 512), args.out / "tile_detector.onnx", "image",
+                ["heatmap", "size", "offset"],
+                {"image": {2: "h", 3: "w"}, "heatmap": {2: "h4", 3: "w4"}, "size": {2: "h4", 3: "w4"},
+                 "offset": {2: "h4", 3: "w4"}})
+        print("detector", sha256(args.out / "tile_detector.onnx"))
+    cfg_path = args.out / "recognizer.json"
+    cfg = json.loads(cfg_path.read_text()) if cfg_path.exists() else {}
+    cfg.update({"det_size": args.det_size, "det_threshold": args.det_threshold, "nms_iou": 0.6,
+                "crop_size": CROP_SIZE, "crop_context": CONTEXT, "kinds": KINDS})
+    cfg_path.write_text(json.dumps(cfg, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""The two small CNNs: a crop classifier (kind + orientation) and a CenterNet tile detector."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+import torch.nn.functional as F
+
+from vision.kinds import KINDS
+
+
+def cbr(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
+                         nn.ReLU(inplace=True))
+
+
+class Res(nn.Module):
+    """Basic residual block (two 3x3 convs)."""
+
+    def __init__(self, c: int):
+        super().__init__()
+        self.a = cbr(c, c)
+        self.b = nn.Sequential(nn.Conv2d(c, c, 3, 1, 1, bias=False), nn.BatchNorm2d(c))
+
+    def forward(self, x):
+        return F.relu(x + self.b(self.a(x)))
+
+
+class TileClassifier(nn.Module):
+    """48x48 crop -> (kind logits [43], orientation logits [4]: 0/90/180/270 deg CCW)."""
+
+    def __init__(self, width: int = 32):
+        super().__init__()
+        w = width
+        self.body = nn.Sequential(
+            cbr(3, w), cbr(w, w, 2), Res(w),              # 24
+            cbr(w, 2 * w, 2), Res(2 * w),                 # 12
+            cbr(2 * w, 4 * w, 2), Res(4 * w),             # 6
+            cbr(4 * w, 8 * w, 2),                         # 3
+        )
+        self.drop = nn.Dropout(0.2)
+        self.kind = nn.Linear(8 * w, len(KINDS))
+        self.orient = nn.Linear(8 * w, 4)
+
+    def forward(self, x):
+        f = self.drop(torch.flatten(F.adaptive_avg_pool2d(self.body(x), 1), 1))
+        return self.kind(f), self.orient(f)
+
+
+class CenterNet(nn.Module):
+    """Class-agnostic tile detector: image -> (centre heatmap logit, log box size, offset) at
+    stride 4. Fully convolutional: any input size that is a multiple of 32.
+
+    Box size is predicted as log(size / 4 px) so tiny and huge tiles are equally easy."""
+
+    def __init__(self):
+        super().__init__()
+        self.s1 = cbr(3, 16, 2)                                  # /2
+        self.s2 = cbr(16, 32, 2)                                 # /4
+        self.s3 = nn.Sequential(cbr(32, 48, 2), Res(48))         # /8
+        self.s4 = nn.Sequential(cbr(48, 96, 2), Res(96))         # /16
+        self.s5 = nn.Sequential(cbr(96, 160, 2), Res(160))       # /32
+        self.l5 = nn.Conv2d(160, 96, 1)
+        self.l4 = nn.Conv2d(96, 48, 1)
+        self.l3 = nn.Conv2d(48, 32, 1)
+        self.m3 = cbr(48, 48)
+        self.m2 = cbr(32, 32)
+        self.hm = nn.Conv2d(32, 1, 1)
+        self.wh = nn.Conv2d(32, 2, 1)
+        self.off = nn.Conv2d(32, 2, 1)
+        nn.init.constant_(self.hm.bias, -2.19)
+
+    def forward(self, x):
+        x2 = self.s2(self.s1(x))
+        x3 = self.s3(x2)
+        x4 = self.s4(x3)
+        x5 = self.s5(x4)
+        up = lambda t: F.interpolate(t, scale_factor=2.0, mode="nearest")
+        p4 = x4 + up(self.l5(x5))
+        p3 = self.m3(x3 + up(self.l4(p4)))
+        p2 = self.m2(x2 + up(self.l3(p3)))
+        return self.hm(p2), self.wh(p2), self.off(p2)

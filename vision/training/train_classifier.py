@@ -1,0 +1,218 @@
+"""Train the tile crop classifier (43 kinds + orientation head).
+
+Data: crops of the cleaned chinese-v4 train split (``sd1`` boxes excluded until judged),
+crops rendered from the tile art (with known orientation, and face-down ``X`` backs), and
+any synthetic YOLO scenes under ``data/synth`` (class names = our tokens).
+Checkpoints every epoch to ``OUT/last.pt`` and resumes from it when rerun.
+
+    python -m vision.training.train_classifier --out runs/cls --epochs 12
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vision.crops import CONTEXT, CROP_SIZE, square_crop
+from vision.kinds import KINDS, KIND_INDEX
+from vision.training.common import (image_files, load_rgb, save_ckpt, setup_torch, yolo_boxes,
+                                    yolo_names)
+
+STORE = 62                      # cached crops are a bit larger than the input for jitter
+STORE_CONTEXT = CONTEXT * STORE / CROP_SIZE
+CACHE = Path("data/cache")
+
+
+def crops_from_yolo(folder: Path, split: str, max_images: int | None = None):
+    """Crops (N x STORE x STORE x 3) and token indices of every box with a known kind."""
+    names = yolo_names(folder)
+    xs, ys, refs = [], [], []
+    files = image_files(folder / split)[:max_images]
+    for img_path in files:
+        lab = folder / split / "labels" / (img_path.stem + ".txt")
+        if not lab.exists():
+            continue
+        img = load_rgb(img_path)
+        h, w = img.shape[:2]
+        for line, (c, box) in enumerate(yolo_boxes(lab, w, h), start=1):
+            token = names[c] if c < len(names) else None
+            if token not in KIND_INDEX:
+                continue
+            xs.append(square_crop(img, box, STORE, STORE_CONTEXT))
+            ys.append(KIND_INDEX[token])
+            refs.append(f"{split}/{img_path.name}:{line}")
+    return (np.stack(xs) if xs else np.zeros((0, STORE, STORE, 3), np.uint8),
+            np.array(ys, np.int64), refs)
+
+
+def cached(name: str, build):
+    CACHE.mkdir(parents=True, exist_ok=True)
+    path = CACHE / f"{name}.npz"
+    if path.exists():
+        d = np.load(path)
+        return d["x"], d["y"]
+    x, y = build()
+    np.savez(path, x=x, y=y)
+    return x, y
+
+
+def synth_folders() -> list[Path]:
+    root = Path("data/synth")
+    if not root.exists():
+        return []
+    return sorted(p.parent for p in root.rglob("data.yaml") if (p.parent / "train" / "images").exists())
+
+
+def load_data(with_synth: bool = True):
+    from vision.training.art import render_crops
+
+    clean = Path("data/clean/chinese-v4")
+    rx, ry = cached("cls_real_train", lambda: crops_from_yolo(clean, "train")[:2])
+    vx, vy = cached("cls_real_valid", lambda: crops_from_yolo(clean, "valid")[:2])
+    ax, ay = cached("cls_art_v1", lambda: render_crops(120, STORE, seed=1))
+    parts_x, parts_y, parts_o = [rx, ax], [ry, ay], [np.full(len(ry), -1), np.zeros(len(ay), np.int64)]
+    if with_synth:
+        for folder in synth_folders():
+            key = "cls_synth_" + "_".join(folder.relative_to("data/synth").parts)
+            sx, sy = cached(key, lambda f=folder: crops_from_yolo(f, "train", 3000)[:2])
+            print(f"synth {folder}: {len(sy)} crops", flush=True)
+            parts_x.append(sx); parts_y.append(sy); parts_o.append(np.full(len(sy), -1))
+    return (np.concatenate(parts_x), np.concatenate(parts_y), np.concatenate(parts_o)), (vx, vy)
+
+
+def augment(torch, x, orient_known, rng, train=True):
+    """Batch augmentation on uint8 NHWC crops of size STORE -> float NCHW CROP_SIZE, plus the
+    quarter turn applied (the orientation label) per sample."""
+    import torch.nn.functional as F
+
+    n = x.shape[0]
+    t = torch.from_numpy(x).permute(0, 3, 1, 2).float() / 255.0
+    k = torch.from_numpy(rng.integers(0, 4, n)) if train else torch.zeros(n, dtype=torch.long)
+    if train:
+        ang = k.float() * (math.pi / 2) + torch.from_numpy(rng.normal(0, 0.12, n)).float()
+        scale = torch.from_numpy(rng.uniform(0.95, 1.25, n)).float()
+        stretch = torch.from_numpy(np.exp(rng.normal(0, 0.15, n))).float()
+        shift = torch.from_numpy(rng.normal(0, 0.05, (n, 2))).float()
+    else:
+        ang = torch.zeros(n); scale = torch.ones(n); stretch = torch.ones(n); shift = torch.zeros(n, 2)
+    base = CROP_SIZE / STORE * scale
+    cos, sin = torch.cos(ang), torch.sin(ang)
+    # theta maps output coords to input coords; rotating the sampling grid by -ang turns the
+    # content CCW by ang (image y axis points down).
+    sx, sy = base * stretch, base / stretch
+    theta = torch.zeros(n, 2, 3)
+    theta[:, 0, 0] = cos * sx
+    theta[:, 0, 1] = -sin * sy
+    theta[:, 1, 0] = sin * sx
+    theta[:, 1, 1] = cos * sy
+    theta[:, :, 2] = shift
+    grid = F.affine_grid(theta, (n, 3, CROP_SIZE, CROP_SIZE), align_corners=False)
+    out = F.grid_sample(t, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    if train:
+        b = torch.from_numpy(rng.normal(0, 0.12, (n, 1, 1, 1))).float()
+        c = torch.from_numpy(np.exp(rng.normal(0, 0.2, (n, 1, 1, 1)))).float()
+        col = torch.from_numpy(np.exp(rng.normal(0, 0.08, (n, 3, 1, 1)))).float()
+        mean = out.mean(dim=(1, 2, 3), keepdim=True)
+        out = ((out - mean) * c + mean + b) * col
+        # glare: a soft bright blob on some crops
+        g = rng.random(n) < 0.2
+        if g.any():
+            yy, xx = torch.meshgrid(torch.arange(CROP_SIZE), torch.arange(CROP_SIZE), indexing="ij")
+            for i in np.nonzero(g)[0]:
+                cy, cx, r = rng.uniform(0, CROP_SIZE, 2).tolist() + [rng.uniform(4, 14)]
+                blob = torch.exp(-((yy - cy) ** 2 + (xx - cx) ** 2) / (2 * r * r))
+                out[i] = out[i] + blob * rng.uniform(0.3, 0.8)
+        # blur some (small screenshots, out of focus)
+        bl = rng.random(n) < 0.25
+        if bl.any():
+            idx = torch.from_numpy(np.nonzero(bl)[0])
+            small = F.interpolate(out[idx], scale_factor=float(rng.uniform(0.35, 0.7)), mode="bilinear",
+                                  align_corners=False)
+            out[idx] = F.interpolate(small, size=(CROP_SIZE, CROP_SIZE), mode="bilinear",
+                                     align_corners=False)
+        out = out + torch.randn_like(out) * float(rng.uniform(0, 0.04))
+    out = out.clamp(0, 1) * 2 - 1
+    orient = torch.where(torch.from_numpy(orient_known) >= 0, k, torch.full_like(k, -1))
+    return out, orient
+
+
+def evaluate(torch, model, vx, vy):
+    model.eval()
+    correct = 0
+    rng = np.random.default_rng(0)
+    with torch.no_grad():
+        for i in range(0, len(vy), 512):
+            xb, _ = augment(torch, vx[i:i + 512], np.full(len(vx[i:i + 512]), -1), rng, train=False)
+            correct += (model(xb)[0].argmax(1).numpy() == vy[i:i + 512]).sum()
+    model.train()
+    return correct / max(len(vy), 1)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description="train the tile crop classifier")
+    ap.add_argument("--out", type=Path, default=Path("runs/cls"))
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--epoch-size", type=int, default=24000)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--width", type=int, default=32)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--no-synth", action="store_true")
+    args = ap.parse_args()
+    torch = setup_torch(args.threads)
+    from vision.training.nets import TileClassifier
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    (tx, ty, to), (vx, vy) = load_data(not args.no_synth)
+    print(f"train crops {len(ty)} valid crops {len(vy)} per kind {np.bincount(ty, minlength=len(KINDS)).tolist()}",
+          flush=True)
+    counts = np.bincount(ty, minlength=len(KINDS)).astype(float)
+    w = 1.0 / np.sqrt(np.maximum(counts[ty], 1))
+    w /= w.sum()
+
+    model = TileClassifier(args.width)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    steps_per_epoch = args.epoch_size // args.batch
+    total = steps_per_epoch * args.epochs
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=total, pct_start=0.15)
+    start, best = 0, 0.0
+    last = args.out / "last.pt"
+    if last.exists():
+        ck = torch.load(last, weights_only=False)
+        model.load_state_dict(ck["model"]); opt.load_state_dict(ck["opt"]); sched.load_state_dict(ck["sched"])
+        start, best = ck["epoch"] + 1, ck.get("best", 0.0)
+        print(f"resumed at epoch {start}", flush=True)
+    crit = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    crit_o = torch.nn.CrossEntropyLoss(ignore_index=-1)
+    for epoch in range(start, args.epochs):
+        rng = np.random.default_rng(1000 + epoch)
+        t0, run_loss = time.time(), 0.0
+        for step in range(steps_per_epoch):
+            idx = rng.choice(len(ty), args.batch, p=w)
+            xb, ob = augment(torch, tx[idx], to[idx], rng)
+            yb = torch.from_numpy(ty[idx])
+            kl, ol = model(xb)
+            loss = crit(kl, yb)
+            if (ob >= 0).any():
+                loss = loss + 0.5 * crit_o(ol, ob)
+            opt.zero_grad(); loss.backward(); opt.step(); sched.step()
+            run_loss += loss.item()
+            if step % 50 == 0:
+                print(f"epoch {epoch} step {step}/{steps_per_epoch} loss {run_loss / (step + 1):.3f} "
+                      f"{time.time() - t0:.0f}s", flush=True)
+        acc = evaluate(torch, model, vx, vy)
+        best = max(best, acc)
+        print(f"epoch {epoch} done loss {run_loss / steps_per_epoch:.3f} valid acc {acc:.4f} "
+              f"{time.time() - t0:.0f}s", flush=True)
+        save_ckpt(last, model=model.state_dict(), opt=opt.state_dict(), sched=sched.state_dict(),
+                  epoch=epoch, best=best, acc=acc, width=args.width)
+        if acc >= best:
+            save_ckpt(args.out / "best.pt", model=model.state_dict(), epoch=epoch, acc=acc, width=args.width)
+
+
+if __name__ == "__main__":
+    main()

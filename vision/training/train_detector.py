@@ -1,0 +1,231 @@
+"""Train the class-agnostic CenterNet tile detector.
+
+Data: every box of the cleaned chinese-v4 train split (kind ignored, ``?`` boxes included)
+plus synthetic YOLO scenes under ``data/synth`` when present. Random scale (incl. small
+tiles), aspect stretch (the v4 images are stretched), quarter turns, flips, colour jitter,
+random 320 px crops. Checkpoints every epoch to ``OUT/last.pt`` and resumes from it.
+
+    python -m vision.training.train_detector --out runs/det --epochs 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vision.training.common import image_files, load_rgb, save_ckpt, setup_torch, yolo_boxes
+
+CACHE = Path("data/cache")
+SIDE = 512      # images are cached letterboxed into SIDE x SIDE
+STRIDE = 4
+
+
+def letterbox(img: np.ndarray, side: int = SIDE):
+    import cv2
+
+    h, w = img.shape[:2]
+    s = side / max(h, w)
+    nh, nw = max(1, round(h * s)), max(1, round(w * s))
+    out = np.full((side, side, 3), 114, np.uint8)
+    out[:nh, :nw] = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA)
+    return out, s
+
+
+def load_split(folder: Path, split: str, name: str, max_images: int | None = None):
+    """(images N x SIDE x SIDE x 3, list of box arrays in cached pixels), cached as npz."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    path = CACHE / f"det_{name}.npz"
+    if path.exists():
+        d = np.load(path, allow_pickle=True)
+        return d["x"], list(d["b"])
+    xs, bs = [], []
+    for img_path in image_files(folder / split)[:max_images]:
+        lab = folder / split / "labels" / (img_path.stem + ".txt")
+        if not lab.exists():
+            continue
+        img = load_rgb(img_path)
+        h, w = img.shape[:2]
+        boxes = np.array([b for _, b in yolo_boxes(lab, w, h)], np.float32).reshape(-1, 4)
+        lb, s = letterbox(img)
+        xs.append(lb)
+        bs.append(boxes * s)
+    x = np.stack(xs)
+    b = np.empty(len(bs), object)
+    b[:] = bs
+    np.savez(path, x=x, b=b)
+    return x, bs
+
+
+def random_view(img, boxes, rng, out: int):
+    """Augmented ``out`` x ``out`` view of a cached image and its boxes."""
+    import cv2
+
+    stretch = math.exp(rng.normal(0, 0.2))
+    scale = math.exp(rng.uniform(math.log(0.3), math.log(1.3)))
+    sx, sy = scale * stretch, scale / stretch
+    k = int(rng.integers(4))
+    flip = rng.random() < 0.5
+    # image -> scaled
+    a = np.array([[sx, 0, 0], [0, sy, 0], [0, 0, 1]], np.float64)
+    if flip:
+        a = np.array([[-1, 0, SIDE * sx], [0, 1, 0], [0, 0, 1]]) @ a
+    wh = np.array([SIDE * sx, SIDE * sy])
+    for _ in range(k):   # quarter turn: (x, y) -> (y, W - x)
+        a = np.array([[0, 1, 0], [-1, 0, wh[0]], [0, 0, 1]]) @ a
+        wh = wh[::-1]
+    tx = rng.uniform(min(0, out - wh[0]), max(0, out - wh[0]))
+    ty = rng.uniform(min(0, out - wh[1]), max(0, out - wh[1]))
+    a = np.array([[1, 0, tx], [0, 1, ty], [0, 0, 1]]) @ a
+    fill = tuple(int(v) for v in rng.integers(0, 256, 3))
+    view = cv2.warpAffine(img, a[:2], (out, out), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
+    if len(boxes):
+        pts = np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [0, 3]], boxes[:, [2, 3]]], 1)
+        pts = pts @ a[:2, :2].T + a[:2, 2]
+        nb = np.concatenate([pts.min(1), pts.max(1)], 1)
+        area = (nb[:, 2] - nb[:, 0]) * (nb[:, 3] - nb[:, 1])
+        cb = np.clip(nb, 0, out)
+        carea = (cb[:, 2] - cb[:, 0]).clip(0) * (cb[:, 3] - cb[:, 1]).clip(0)
+        keep = carea > 0.5 * area
+        partial = (carea > 0) & ~keep
+        boxes_out, ignore = cb[keep], cb[partial]
+    else:
+        boxes_out, ignore = np.zeros((0, 4)), np.zeros((0, 4))
+    # photometric
+    v = view.astype(np.float32)
+    v = (v - v.mean()) * math.exp(rng.normal(0, 0.25)) + v.mean() + rng.normal(0, 20)
+    v = v * np.exp(rng.normal(0, 0.08, 3))
+    if rng.random() < 0.3:
+        v += rng.normal(0, rng.uniform(2, 10), v.shape)
+    if rng.random() < 0.2:   # blur / low resolution
+        f = rng.uniform(0.3, 0.7)
+        small = cv2.resize(v, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        v = cv2.resize(small, (out, out), interpolation=cv2.INTER_LINEAR)
+    return np.clip(v, 0, 255).astype(np.uint8), boxes_out, ignore
+
+
+def targets(boxes, ignore, out: int):
+    """Heatmap (1 x H x W), size/offset targets and their mask at stride 4."""
+    g = out // STRIDE
+    hm = np.zeros((g, g), np.float32)
+    wh = np.zeros((2, g, g), np.float32)
+    off = np.zeros((2, g, g), np.float32)
+    mask = np.zeros((g, g), np.float32)
+    ys, xs = np.mgrid[0:g, 0:g]
+    for x1, y1, x2, y2 in boxes:
+        w, h = x2 - x1, y2 - y1
+        if w < 2 or h < 2:
+            continue
+        cx, cy = (x1 + x2) / 2 / STRIDE, (y1 + y2) / 2 / STRIDE
+        ix, iy = min(int(cx), g - 1), min(int(cy), g - 1)
+        sx, sy = max(w / STRIDE / 6, 0.7), max(h / STRIDE / 6, 0.7)
+        gauss = np.exp(-((xs - ix) ** 2 / (2 * sx * sx) + (ys - iy) ** 2 / (2 * sy * sy)))
+        np.maximum(hm, gauss, out=hm)
+        wh[:, iy, ix] = np.log(w / STRIDE), np.log(h / STRIDE)
+        off[:, iy, ix] = cx - ix, cy - iy
+        mask[iy, ix] = 1
+    weight = np.ones((g, g), np.float32)
+    for x1, y1, x2, y2 in ignore:   # tiles cut off by the crop: neither positive nor negative
+        weight[int(y1 / STRIDE):int(math.ceil(y2 / STRIDE)), int(x1 / STRIDE):int(math.ceil(x2 / STRIDE))] = 0
+    np.maximum(weight, mask, out=weight)
+    return hm[None], wh, off, mask, weight
+
+
+def focal_loss(torch, logit, gt, weight):
+    p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
+    pos = gt.eq(1).float()
+    neg = (1 - pos) * weight
+    pos_loss = torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = torch.log(1 - p) * p ** 2 * (1 - gt) ** 4 * neg
+    n = pos.sum().clamp(min=1)
+    return -(pos_loss.sum() + neg_loss.sum()) / n
+
+
+def synth_sets():
+    root = Path("data/synth")
+    if not root.exists():
+        return []
+    return sorted(p.parent for p in root.rglob("data.yaml") if (p.parent / "train" / "images").exists())
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description="train the CenterNet tile detector")
+    ap.add_argument("--out", type=Path, default=Path("runs/det"))
+    ap.add_argument("--epochs", type=int, default=20)
+    ap.add_argument("--epoch-size", type=int, default=1800)
+    ap.add_argument("--size", type=int, default=320)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--no-synth", action="store_true")
+    args = ap.parse_args()
+    torch = setup_torch(args.threads)
+    from vision.training.nets import CenterNet
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    x, b = load_split(Path("data/clean/chinese-v4"), "train", "real_train")
+    sets = [(x, b)]
+    if not args.no_synth:
+        for folder in synth_sets():
+            key = "synth_" + "_".join(folder.relative_to("data/synth").parts)
+            sets.append(load_split(folder, "train", key, 1500))
+            print(f"synth {folder}: {len(sets[-1][1])} images", flush=True)
+    pool = [(i, j) for i, (sx, _) in enumerate(sets) for j in range(len(sx))]
+    # real photos keep at least half of each epoch
+    wts = np.array([1.0 if i == 0 else 0.0 for i, _ in pool])
+    n_real = wts.sum()
+    n_syn = len(pool) - n_real
+    if n_syn:
+        wts[wts == 0] = n_real / n_syn * 0.8
+    wts /= wts.sum()
+    print(f"detector images: {len(pool)}", flush=True)
+
+    model = CenterNet()
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    steps = args.epoch_size // args.batch
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps * args.epochs,
+                                                pct_start=0.1)
+    start = 0
+    last = args.out / "last.pt"
+    if last.exists():
+        ck = torch.load(last, weights_only=False)
+        model.load_state_dict(ck["model"]); opt.load_state_dict(ck["opt"]); sched.load_state_dict(ck["sched"])
+        start = ck["epoch"] + 1
+        print(f"resumed at epoch {start}", flush=True)
+    for epoch in range(start, args.epochs):
+        rng = np.random.default_rng(500 + epoch)
+        t0, tot = time.time(), np.zeros(3)
+        for step in range(steps):
+            imgs, hms, whs, offs, masks, wts_b = [], [], [], [], [], []
+            for pi in rng.choice(len(pool), args.batch, p=wts):
+                si, j = pool[pi]
+                v, bx, ig = random_view(sets[si][0][j], sets[si][1][j], rng, args.size)
+                hm, wh, off, m, w = targets(bx, ig, args.size)
+                imgs.append(v); hms.append(hm); whs.append(wh); offs.append(off); masks.append(m)
+                wts_b.append(w)
+            xb = torch.from_numpy(np.stack(imgs)).permute(0, 3, 1, 2).float() * (2 / 255) - 1
+            hm_t = torch.from_numpy(np.stack(hms)); wh_t = torch.from_numpy(np.stack(whs))
+            off_t = torch.from_numpy(np.stack(offs)); m_t = torch.from_numpy(np.stack(masks))[:, None]
+            w_t = torch.from_numpy(np.stack(wts_b))[:, None]
+            p_hm, p_wh, p_off = model(xb)
+            l_hm = focal_loss(torch, p_hm, hm_t, w_t)
+            n = m_t.sum().clamp(min=1)
+            l_wh = (torch.abs(p_wh - wh_t) * m_t).sum() / n
+            l_off = (torch.abs(p_off - off_t) * m_t).sum() / n
+            loss = l_hm + l_wh + l_off
+            opt.zero_grad(); loss.backward(); opt.step(); sched.step()
+            tot += [l_hm.item(), l_wh.item(), l_off.item()]
+            if step % 20 == 0:
+                a = tot / (step + 1)
+                print(f"epoch {epoch} step {step}/{steps} hm {a[0]:.3f} wh {a[1]:.3f} off {a[2]:.3f} "
+                      f"{time.time() - t0:.0f}s", flush=True)
+        save_ckpt(last, model=model.state_dict(), opt=opt.state_dict(), sched=sched.state_dict(), epoch=epoch)
+        print(f"epoch {epoch} done {tot / steps} {time.time() - t0:.0f}s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
