@@ -84,11 +84,11 @@ class MatchBook:
         self._engine = engine
         self._rng = rng
 
-    @property
-    def engine(self) -> Engine:
+    def engine(self, request: dict) -> dict:
+        """Ask the scoring engine, importing it on first use (input checks come first)."""
         if self._engine is None:
             self._engine = default_engine()
-        return self._engine
+        return self._engine(request)
 
     def _dice(self, setup: dict, purpose: str) -> random.Random:
         if self._rng is not None:
@@ -136,7 +136,12 @@ class MatchBook:
         if ref is None or str(ref).strip() == "":
             open_ids = self.store.session_ids(open_only=True)
             if not open_ids:
-                raise SessionError("there is no open session; start one with "
+                hint = ""
+                all_ids = self.store.session_ids()
+                if all_ids:
+                    last = self.store.session(all_ids[-1])
+                    hint = f" (the latest, {last['id']} \"{last['name']}\", is finished)"
+                raise SessionError(f"there is no open session{hint}; start one with "
                                    "`mjscore session new --players A,B,C,D --ruleset nts`")
             return open_ids[-1]
         text = str(ref).strip()
