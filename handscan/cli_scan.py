@@ -116,7 +116,7 @@ def scan(
     yolo_labels: bool = typer.Option(False, "--yolo-labels",
                                      help="Write the corrected tiles as YOLO labels next to the photo."),
     from_json: Optional[Path] = typer.Option(None, "--from-json",
-                                             help="Use saved recognizer output (scan --json lines) instead of the model."),
+                                             help="Saved recognizer output (scan --json lines): photos found there are not re-read."),
 ) -> None:
     """Read the tiles in a photo; with the game context, group and score the hand."""
     from handscan.outputs import annotate as draw_annotation, write_json, write_yolo_labels
@@ -124,7 +124,6 @@ def scan(
     from handscan.render import read_text, result_text
     from handscan.review import apply_fixes
     from vision.layout import group_tiles
-    from vision.types import PhotoRead
 
     try:
         ctx = make_context(seat, wind, winning_tile, _win_type(discard, self_drawn, robbed_kong), ruleset,
@@ -152,8 +151,7 @@ def scan(
     for n, photo in enumerate(photos):
         if saved_reads:
             obj = saved_reads.get(str(photo.resolve()))
-            read = photo_read_from_json(obj) if obj else PhotoRead(str(photo), 0, 0,
-                                                                   error=f"{photo} is not in {from_json}")
+            read = photo_read_from_json(obj) if obj else read_photo(photo)
         else:
             read = read_photo(photo)
         if read.error:

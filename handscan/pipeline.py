@@ -48,11 +48,9 @@ def read_photo(path: str | Path, recognize: Recognizer | None = None) -> PhotoRe
     except FileNotFoundError as exc:
         return PhotoRead(path, 0, 0, error=str(exc).strip("'\""))
     except Exception as exc:                        # ImageError and anything the model raises
-        kind = type(exc).__name__
-        msg = str(exc) or kind
-        if kind != "ImageError" and "image" not in msg.lower() and "photo" not in msg.lower():
-            msg = f"{kind}: {msg}"
-        return PhotoRead(path, 0, 0, error=f"cannot read {Path(path).name}: {msg}")
+        if type(exc).__name__ == "ImageError":
+            return PhotoRead(path, 0, 0, error=str(exc))
+        return PhotoRead(path, 0, 0, error=f"cannot read {Path(path).name}: {type(exc).__name__}: {exc}")
     return read
 
 

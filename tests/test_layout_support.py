@@ -9,32 +9,21 @@ import re
 
 from vision.types import TileRead
 
-TOKEN = re.compile(r"Wh|[1-9][mps]|[ESWNRGX]|[fj][1-4]")
+TOKEN_SIDE = re.compile(r"(Wh|[1-9][mps]|[ESWNRGX]|[fj][1-4])(\^?)")
+RUN = re.compile(r"((?:[1-9]\^?)+)([mps])")
+DIGIT = re.compile(r"([1-9])(\^?)")
 
 
 def tokens(group: str) -> list[tuple[str, bool]]:
-    """'55^5p' style: ``^`` after a tile marks it sideways. Compact suits expand: '234m'."""
-    out: list[tuple[str, bool]] = []
-    i = 0
-    pending: list[tuple[str, bool]] = []
-    while i < len(group):
-        ch = group[i]
-        if ch.isdigit():
-            side = i + 1 < len(group) and group[i + 1] == "^"
-            pending.append((ch, side))
-            i += 2 if side else 1
-            continue
-        if ch in "mps" and pending:
-            out += [(d + ch, side) for d, side in pending]
-            pending = []
-            i += 1
-            continue
-        m = TOKEN.match(group, i)
-        assert m, f"bad token at {group[i:]!r}"
-        side = m.end() < len(group) and group[m.end()] == "^"
-        out.append((m.group(0), side))
-        i = m.end() + (1 if side else 0)
-    assert not pending, group
+    """'55^5p' or '5p^5p5p' style: ``^`` after a tile marks it sideways; compact suits expand."""
+    expanded = RUN.sub(lambda m: "".join(d + m.group(2) + side for d, side in DIGIT.findall(m.group(1))), group)
+    out = []
+    pos = 0
+    for m in TOKEN_SIDE.finditer(expanded):
+        assert m.start() == pos, f"bad token at {expanded[pos:]!r}"
+        out.append((m.group(1), bool(m.group(2))))
+        pos = m.end()
+    assert pos == len(expanded), f"bad token at {expanded[pos:]!r}"
     return out
 
 
@@ -74,3 +63,25 @@ def place(rows: list[list[str]], *, rotate: float = 0.0, width: float = 40.0, he
                 k += 1
         y += h * (1 + row_gap)
     return reads
+
+
+def table_rows(hand: dict, *, two_rows: bool = True, sideways: bool = False) -> list[list[str]]:
+    """Rows of a table holding a spec §1.3 hand: exposed sets (and declared kongs, shown
+    with the outer tiles face down) in front, the concealed tiles plus the winning tile in the
+    rack row, flowers/seasons laid aside. ``sideways`` turns the first tile of each exposed
+    pung sideways (a claimed discard)."""
+    sets = []
+    for meld in hand.get("melds", []):
+        inner = meld[1:-1]
+        toks = [t for t, _ in tokens(inner)]
+        if meld.startswith("{") and "X" not in toks:
+            toks = ["X"] + toks[1:3] + ["X"]
+        if sideways and meld.startswith("[") and len(set(toks)) == 1:
+            toks[0] += "^"
+        sets.append("".join(toks))
+    concealed = hand.get("concealed", "") + hand.get("winning_tile", "")
+    bonus = list(hand.get("bonus", []))
+    if two_rows:
+        front = sets + bonus
+        return [front, [concealed]] if front else [[concealed]]
+    return [[concealed] + sets + bonus]
