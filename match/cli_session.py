@@ -192,7 +192,7 @@ def _nts_game(winners, hand_text, photo, winning_tile, discard, self_drawn, robb
     if hand_text and photo:
         raise SessionError("give the winner's hand with --hand or --photo, not both")
     if photo is not None:
-        hand_text = _hand_from_photo(photo)
+        hand_text = _hand_from_photo(photo, winning_tile)
     scores = {}
     for name, text in _pairs(score_of, "--score-of").items():
         try:
@@ -258,23 +258,39 @@ def _riichi_game(winners, han, fu, ron_from, tsumo, draw, chombo, riichi, tenpai
                       discarder=ron_from, riichi=tuple(riichi))
 
 
-def _hand_from_photo(photo: Path) -> str:
-    """The winner's hand read from a photo by handscan, as notation."""
+def _hand_from_photo(photo: Path, winning_tile: Optional[str]) -> str:
+    """The winner's hand read from a photo by handscan, as notation.
+
+    The photo cannot show which tile won, so ``--winning-tile`` is passed on to handscan
+    (it takes one copy out of the concealed tiles). What was read is echoed, with any
+    doubtful tiles, so the table can check it (``session undo`` if it is wrong)."""
     if not photo.is_file():
         raise SessionError(f"photo {photo} not found")
     try:
-        import handscan
-        reader = getattr(handscan, "photo_to_notation", None)
+        from handscan.context import ContextError, make_context
+        from handscan.pipeline import scan_photo
     except ImportError:
-        reader = None
-    if reader is None:
         raise SessionError("reading a hand from a photo is not available in this installation; "
-                           "give the hand with --hand \"notation\" (or use `mjscore scan` "
-                           "to read it first)")
+                           "give the hand with --hand \"notation\"") from None
     try:
-        return reader(photo)
-    except Exception as exc:   # a photo that cannot be read is a user-level problem
+        context = make_context(winning_tile=winning_tile)
+    except ContextError as exc:
+        raise SessionError(str(exc)) from None
+    try:
+        result = scan_photo(photo, context)
+    except Exception as exc:   # recognizer or model problems: a user-level message
         raise SessionError(f"could not read a hand from {photo}: {exc}") from exc
+    if result.error or not result.notation:
+        raise SessionError(f"could not read a hand from {photo}: "
+                           f"{result.error or 'no tiles found'}")
+    typer.echo(f"read from {photo.name}: {result.notation}", err=True)
+    if result.low_confidence:
+        typer.echo("doubtful tiles (numbered left to right): "
+                   + ", ".join(map(str, result.low_confidence))
+                   + " - check the hand; `session undo` and --hand fix a wrong read", err=True)
+    for warning in result.warnings:
+        typer.echo(f"note: {warning}", err=True)
+    return result.notation
 
 
 @session_app.command("show")

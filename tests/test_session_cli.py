@@ -174,3 +174,27 @@ def test_show_labels_in_both_languages(cli):
     row = next(line for line in english.splitlines() if line.startswith("1 "))
     for cell in ("E   16    -212", "S  136    +544", "W    0    -170", "N    2    -162"):
         assert cell in row
+
+
+def test_winner_hand_from_a_photo(cli, tmp_path, monkeypatch):
+    """--photo goes through handscan; the recognizer is replaced by a stand-in that
+    "sees" thirteen orphans in one row, one tile of them doubtful."""
+    from handscan import pipeline
+    from vision.types import PhotoRead, TileRead
+
+    kinds = "1m 1m 9m 1p 9p 1s 9s E S W N R G Wh".split()
+    tiles = [TileRead(k, (10 + i * 42, 100, 50 + i * 42, 156), 0.4 if k == "G" else 0.95)
+             for i, k in enumerate(kinds)]
+    monkeypatch.setattr(pipeline, "load_recognizer",
+                        lambda spec=None: lambda path: PhotoRead(path, 640, 480, tiles))
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(b"stand-in: the recognizer is replaced")
+    cli("new", "--players", PLAYERS)
+    result = cli("hand", "--winner", "Anna", "--photo", str(photo), "--winning-tile", "1m",
+                 "--score-of", "Bram=0", "--score-of", "Cor=0", "--score-of", "Dirk=0")
+    assert "read from hand.jpg: 19m 19p 19s E S W N R G Wh +1m" in result.stderr
+    assert "doubtful tiles" in result.stderr and "13" in result.stderr
+    # thirteen orphans: limit 2000; Anna is East, so each pays 4000
+    game = games(cli)[0]
+    assert game["deltas"] == {"Anna": 12000, "Bram": -4000, "Cor": -4000, "Dirk": -4000}
+    assert game["photo"] == str(photo)
