@@ -1,0 +1,70 @@
+"""Bundled real photos: the layout step on their labelled boxes (real geometry, perspective,
+standing tiles) and, where the shipped recognizer reads them, photo in -> exact hand out.
+
+``samples/chinese-v4/images/photo_3.jpg`` is a real winning hand (red dragons and bamboo
+standing in one row, five flowers/seasons at the right end); the other bundled photos are
+grids of loose tiles, not hands."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from handscan.context import build_request, make_context, split_notation
+from handscan.pipeline import evaluate, score_request
+from vision.kinds import token_for_dataset_name
+from vision.layout import group_tiles
+from vision.types import TileRead
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "chinese-v4"
+HAND_PHOTO = SAMPLES / "images" / "photo_3.jpg"
+HAND = "11123455567s RRR / f1 f2 j1 j2 j4"
+
+
+def labelled_tiles(name: str) -> list[TileRead]:
+    """The dataset's own YOLO labels as TileReads (what a perfect recognizer returns)."""
+    from PIL import Image
+    names = re.search(r"names:\s*\[(.*?)\]", (SAMPLES / "data.yaml").read_text(), re.S).group(1)
+    names = [n.strip().strip("'\"") for n in names.split(",")]
+    with Image.open(SAMPLES / "images" / f"{name}.jpg") as im:
+        w, h = im.size
+    tiles = []
+    for line in (SAMPLES / "labels" / f"{name}.txt").read_text().splitlines():
+        c, xc, yc, bw, bh = line.split()[:5]
+        xc, yc, bw, bh = float(xc) * w, float(yc) * h, float(bw) * w, float(bh) * h
+        tiles.append(TileRead(token_for_dataset_name(names[int(c)]), (xc - bw / 2, yc - bh / 2, xc + bw / 2, yc + bh / 2), 1.0))
+    return tiles
+
+
+def test_real_hand_photo_labels_group_into_the_hand():
+    layout = group_tiles(labelled_tiles("photo_3"))
+    assert layout.notation == HAND
+    assert layout.rows == 1 and not layout.warnings
+    assert [t.kind for t in layout.tiles][:3] == ["R", "R", "R"]          # read left to right
+
+
+def test_real_hand_photo_scores_like_the_hand_typed_in():
+    ctx = make_context("E", "S", "6s", "self_drawn", "nts-app")
+    res = evaluate(str(HAND_PHOTO), group_tiles(labelled_tiles("photo_3")), ctx)
+    typed = score_request(build_request(split_notation("RRR 1112345557s +6s / f1 f2 j1 j2 j4"), ctx))
+    assert res.notation == "1112345557s RRR +6s / f1 f2 j1 j2 j4"
+    assert res.valid and typed["valid"] and res.final == typed["final"]
+    assert res.score["base_points"] == typed["base_points"]
+
+
+def _recognizer_ready() -> bool:
+    try:
+        from vision.models import model_paths                              # noqa: F401
+    except Exception:
+        return False
+    return any((Path(__file__).resolve().parents[1] / "models").glob("*.onnx"))
+
+
+@pytest.mark.skipif(not _recognizer_ready(), reason="no shipped recognizer model in models/")
+def test_real_hand_photo_end_to_end():
+    from handscan.pipeline import scan_photo
+    res = scan_photo(HAND_PHOTO, make_context("E", "S", "6s", "self_drawn", "nts-app"))
+    assert res.error is None
+    assert res.layout.notation == HAND, [(t.kind, round(t.confidence, 2)) for t in res.tiles]
