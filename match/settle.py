@@ -114,8 +114,7 @@ def settle_nts(engine: Engine, ruleset: str, prevailing_wind: str,
     exchanges: list[dict] = []
     if len(hands) == 4:
         request = {"ruleset": ruleset, "prevailing_wind": prevailing_wind, "outcome": "mahjong",
-                   "winner": seat_of[winner],
-                   "players": {seat_of[n]: h for n, h in hands.items()}}
+                   "winner": seat_of[winner], "players": _by_seat(hands, seat_of)}
         answer = call_engine(engine, request, "table")
         exchanges.append({"request": request, "answer": answer})
         scores = {name_of[s]: int(v["final"]) for s, v in answer["scores"].items()}
@@ -162,8 +161,7 @@ def _loser_scores(engine: Engine, ruleset: str, prevailing_wind: str, seat_of: d
         raise SessionError(f"hands of the other players can only be scored together with the "
                            f"winner's hand: give {winner}'s hand, or give the others' scores "
                            "with --score-of")
-    players = {seat_of[winner]: winner_hand}
-    players.update({seat_of[n]: h for n, h in loser_hands.items()})
+    players = _by_seat({winner: winner_hand, **loser_hands}, seat_of)
     request = {"ruleset": ruleset, "prevailing_wind": prevailing_wind, "outcome": "mahjong",
                "winner": seat_of[winner], "players": players}
     answer = call_engine(engine, request, "hands of " + ", ".join(loser_hands))
@@ -171,6 +169,13 @@ def _loser_scores(engine: Engine, ruleset: str, prevailing_wind: str, seat_of: d
     name_of = {seat: name for name, seat in seat_of.items()}
     return {name_of[s]: int(v["final"]) for s, v in answer["scores"].items()
             if name_of[s] in loser_hands}
+
+
+def _by_seat(hands: dict[str, dict], seat_of: dict[str, str]) -> dict[str, dict]:
+    """Table requests key the hands by seat (cases.json form), so the hands drop
+    ``seat_wind``."""
+    return {seat_of[n]: {k: v for k, v in h.items() if k != "seat_wind"}
+            for n, h in hands.items()}
 
 
 # -- riichi -------------------------------------------------------------------------

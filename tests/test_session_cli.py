@@ -171,7 +171,7 @@ def test_show_labels_in_both_languages(cli):
     assert "Standings" in english and "Prevailing wind" in english and "South" in english
     assert "Stand" in dutch and "Heersende wind" in dutch and "Zuid" in dutch
     # game row: seat, own score and settlement of every player (SET-02's numbers)
-    row = next(line for line in english.splitlines() if line.startswith("1 "))
+    row = next(line for line in english.splitlines() if line.startswith("1  E "))
     for cell in ("E   16    -212", "S  136    +544", "W    0    -170", "N    2    -162"):
         assert cell in row
 
