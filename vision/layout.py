@@ -403,7 +403,8 @@ def _split_rows(ftiles: list[_Tile], g: _Geometry) -> list[list[_Tile]]:
     return [sorted(r, key=lambda t: t.pu) for r in rows]
 
 
-def _split_blocks(row: list[_Tile], row_index: int, g: _Geometry, gap_ratio: float) -> list[_Block]:
+def _row_gaps(row: list[_Tile], g: _Geometry) -> list[float]:
+    """Free space between consecutive tiles of a row, in tile widths beyond the usual pitch."""
     # local pitch: the median step between touching upright tiles in this row (perspective)
     steps = [b.pu - a.pu for a, b in zip(row, row[1:]) if not a.sideways and not b.sideways]
     unit = g.width
@@ -415,10 +416,32 @@ def _split_blocks(row: list[_Tile], row_index: int, g: _Geometry, gap_ratio: flo
     for a, b in zip(row, row[1:]):
         expected = unit + (a.ext - g.width) / 2 + (b.ext - g.width) / 2
         gaps.append((b.pu - a.pu - expected) / unit)
+    return gaps
+
+
+def _gap_threshold(gaps: Sequence[float], default: float) -> float:
+    """The photo's own break between 'touching' and 'set apart' when its gaps show one clearly
+    (tight spacing, small gaps between sets); otherwise ``default``."""
+    vals = sorted(x for x in gaps if x < 1.5)
+    best: tuple[float, float] | None = None
+    for k, (lo, hi) in enumerate(zip(vals, vals[1:])):
+        if hi < 0.3 or lo > default:
+            continue
+        below = vals[:k + 1]
+        spread = (max(below) - min(below)) if len(below) > 1 else 0.0
+        jump = hi - lo
+        if jump >= 0.15 and jump >= 0.6 * spread and (best is None or jump > best[0]):
+            best = (jump, (lo + hi) / 2)
+    if best is None:
+        return default
+    return min(max(best[1], 0.22), default)
+
+
+def _split_blocks(row: list[_Tile], gaps: list[float], row_index: int, threshold: float) -> list[_Block]:
     blocks: list[_Block] = []
     start = 0
     for k, gap in enumerate(gaps + [None]):
-        if gap is None or gap > gap_ratio:
+        if gap is None or gap > threshold:
             blocks.append(_Block(row[start:k + 1], row_index, gaps[start - 1] if start else None,
                                  gap, gaps[start:k]))
             start = k + 1
@@ -475,8 +498,10 @@ def _candidates(tiles: Sequence[TileRead], *, gap_ratio: float, keep: int) -> li
 
     bonus_tiles = [t for t in reading if is_bonus(t.read.kind)]
     blocks: list[_Block] = []
+    row_gaps = [_row_gaps(row, geo) for row in rows]
+    threshold = _gap_threshold([x for gaps in row_gaps for x in gaps], gap_ratio)
     for ri, row in enumerate(rows):
-        for b in _split_blocks(row, ri, geo, gap_ratio):
+        for b in _split_blocks(row, row_gaps[ri], ri, threshold):
             kept = [t for t in b.tiles if not is_bonus(t.read.kind)]
             if kept:
                 inner = [gap for k, gap in enumerate(b.inner)
