@@ -166,7 +166,7 @@ def games_table(view: SessionView, lang: str) -> str:
     if not view.games:
         return L["no_games"]
     riichi = view.ruleset == "riichi"
-    header = ["#", L["wind"]] + (["honba", L["pot"]] if riichi else []) + view.players
+    header = ["#", L["wind"]] + ([L["honba"], L["pot"]] if riichi else []) + view.players
     header.append(L["result"])
     fixed = 4 if riichi else 2
     rows = []
@@ -229,5 +229,19 @@ def game_summary(view: SessionView, record: dict, lang: str = "en") -> str:
     """What `session hand` prints after storing a game."""
     L = labels(lang)
     deltas = "  ".join(f"{p} {signed(record['deltas'][p])}" for p in view.players)
-    return (f"{L['game_open'].format(n=record['number'])}: {game_result(record, lang)}\n"
-            f"{deltas}")
+    lines = [f"{L['game_open'].format(n=record['number'])}: {game_result(record, lang)}", deltas]
+    if not view.finished:
+        lines.append(next_game_line(view, lang))
+    return "\n".join(lines)
+
+
+def next_game_line(view: SessionView, lang: str = "en") -> str:
+    """Who is East and what the prevailing wind is for the coming game."""
+    L, W = labels(lang), WIND_NAMES.get(lang, WIND_NAMES["en"])
+    east = next(p for p, seat in view.seats.items() if seat == "E")
+    if view.ruleset == "riichi":
+        wind, n = view.riichi_label()
+        return (f"{L['next_game']}: {L['round'].format(wind=W[wind], n=n)} · {L['dealer']} "
+                f"{east} · {L['honba']} {view.state.honba} · {L['pot']} {view.state.pot}")
+    return (f"{L['next_game']}: {L['game_open'].format(n=len(view.games) + 1)} · "
+            f"{L['prevailing']} {W[view.prevailing_wind]} · {W['E']}: {east}")
