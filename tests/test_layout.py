@@ -127,19 +127,19 @@ HONOURS = ["E", "S", "W", "N", "R", "G", "Wh"]
 
 def _random_hand(rng: random.Random):
     """A random legal-looking table: 0-3 exposed sets/kongs, a concealed rest, maybe bonus."""
-    def a_set():
+    def a_set(kong_ok=True):
         r = rng.random()
         if r < 0.35:
             suit = rng.choice("mps")
             n = rng.randint(1, 7)
             return [f"{n + k}{suit}" for k in range(3)]
         tok = rng.choice([f"{n}{s}" for n in range(1, 10) for s in "mps"] + HONOURS)
-        if r < 0.8:
+        if r < 0.8 or not kong_ok:
             return [tok] * 3
         return [tok] * 4
     n_exposed = rng.randint(0, 3)
     exposed = [a_set() for _ in range(n_exposed)]
-    concealed = [t for _ in range(4 - n_exposed) for t in a_set()] + [rng.choice(HONOURS)] * 2
+    concealed = [t for _ in range(4 - n_exposed) for t in a_set(kong_ok=False)] + [rng.choice(HONOURS)] * 2
     bonus = rng.sample(["f1", "f2", "f3", "f4", "j1", "j2", "j3", "j4"], rng.randint(0, 2))
     return exposed, concealed, bonus
 
