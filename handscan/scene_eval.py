@@ -1,0 +1,188 @@
+"""How often photo -> hand is exactly right, and where it goes wrong, on labelled scenes.
+
+    python -m handscan.scene_eval samples/synthetic [--out report.json] [--limit N]
+
+A scene folder holds photos and ``hands.json`` with the true hand of each (the synthetic
+generator writes it). For every scene three things are compared with the truth:
+
+- ``layout``: the layout step alone on the scene's true tiles (its label boxes), when given;
+- ``end_to_end``: the recognizer's tiles, grouped: the hand notation must match exactly;
+- where end-to-end fails, the first stage that went wrong: ``photo_error``, ``detection``
+  (a different number of tiles), ``recognition`` (same count, other kinds), ``grouping``
+  (the right tiles, grouped differently).
+
+Hand notation is compared in canonical form (groups sorted, tiles sorted inside a group, the
+concealed part as a multiset), so ``[EEE] RRR 234m`` equals ``234m RRR [EEE]``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from handscan.context import split_notation
+from vision.types import TileRead
+
+
+@dataclass
+class Scene:
+    photo: Path
+    notation: str                   # the true hand as laid out (no +winning tile)
+    context: dict = field(default_factory=dict)
+    tiles: list[TileRead] | None = None
+
+
+def _tokens(text: str) -> list[str]:
+    import re
+    out: list[str] = []
+    for run in re.findall(r"[1-9]+[mps]|Wh|[ESWNRGX]|[fj][1-4]", text.replace(" ", "")):
+        if run[-1] in "mps" and len(run) > 1 and run[:-1].isdigit():
+            out += [d + run[-1] for d in run[:-1]]
+        else:
+            out.append(run)
+    return out
+
+
+def canonical(notation: str) -> tuple:
+    """Order-free form of a hand: sorted groups (tiles sorted inside, face-down places kept
+    for declared kongs), the concealed multiset, the winning tile, the bonus tiles."""
+    from vision.layout import sort_key
+    parts = split_notation(notation)
+    melds = []
+    for m in parts.melds:
+        toks = _tokens(m[1:-1])
+        melds.append(m[0] + " ".join(sorted(toks, key=sort_key) if m[0] == "[" else toks))
+    concealed = tuple(sorted(_tokens(parts.concealed), key=sort_key))
+    return (tuple(sorted(melds)), concealed, parts.winning_tile, tuple(sorted(parts.bonus)))
+
+
+def _first(d: dict, *keys, default=None):
+    for k in keys:
+        if k in d and d[k] not in (None, ""):
+            return d[k]
+    return default
+
+
+def load_scenes(folder: str | Path) -> list[Scene]:
+    """Scenes from ``hands.json`` (a list, or ``{"scenes": [...]}``): photo file name, the
+    true hand notation, optional context and optional true tiles (kind, box, angle)."""
+    folder = Path(folder)
+    data = json.loads((folder / "hands.json").read_text())
+    if isinstance(data, dict):
+        data = _first(data, "scenes", "hands", "photos", default=[])
+    scenes = []
+    for item in data:
+        photo = folder / _first(item, "image", "photo", "file")
+        notation = _first(item, "layout_notation", "notation", "hand")
+        ctx = dict(_first(item, "context", default={}) or {})
+        for k in ("seat", "seat_wind", "prevailing_wind", "wind", "winning_tile", "win_type", "ruleset"):
+            if k in item and k not in ctx:
+                ctx[k] = item[k]
+        tiles = None
+        raw = _first(item, "tiles", "labels")
+        if isinstance(raw, list) and raw and isinstance(raw[0], dict) and "box" in raw[0]:
+            tiles = [TileRead(t["kind"], tuple(float(v) for v in t["box"]), 1.0, (), int(t.get("angle", 0)))
+                     for t in raw]
+        scenes.append(Scene(photo, notation, ctx, tiles))
+    return scenes
+
+
+def manifest_rows(scenes: list[Scene]) -> list[dict]:
+    """The scenes as batch manifest rows (context where the scene gives it)."""
+    rows = []
+    for s in scenes:
+        c = s.context
+        rows.append({"photo": str(s.photo), "seat": _first(c, "seat", "seat_wind", default=""),
+                     "wind": _first(c, "prevailing_wind", "wind", default=""),
+                     "win_type": c.get("win_type", ""), "winning_tile": c.get("winning_tile", ""),
+                     "ruleset": c.get("ruleset", "nts-app")})
+    return rows
+
+
+def _truth_without_winning(notation: str) -> tuple:
+    melds, concealed, winning, bonus = canonical(notation)
+    if winning:                                     # the photo shows the winning tile among the rest
+        from vision.layout import sort_key
+        concealed = tuple(sorted(concealed + (winning,), key=sort_key))
+    return (melds, concealed, None, bonus)
+
+
+def diagnose(scene: Scene, recognize=None) -> dict:
+    """One scene: layout-on-truth result, end-to-end result and the failing stage."""
+    from handscan.pipeline import read_photo
+    from vision.layout import group_tiles
+    truth = _truth_without_winning(scene.notation)
+    out = {"photo": scene.photo.name, "truth": scene.notation}
+    if scene.tiles is not None:
+        lay = group_tiles(scene.tiles)
+        out["layout_on_truth"] = lay.notation
+        out["layout_ok"] = canonical(lay.notation) == truth
+    read = read_photo(scene.photo, recognize)
+    if read.error:
+        out.update(read=None, ok=False, stage="photo_error", error=read.error)
+        return out
+    lay = group_tiles(read.tiles)
+    out["read"] = lay.notation
+    out["ok"] = canonical(lay.notation) == truth
+    if out["ok"]:
+        out["stage"] = None
+        return out
+    true_tiles = Counter(t for g in truth[0] for t in g[1:].split()) + Counter(truth[1]) + Counter(truth[3])
+    read_tiles = Counter(t.kind for t in read.tiles)
+    if sum(read_tiles.values()) != sum(true_tiles.values()):
+        out["stage"] = "detection"
+        out["tile_count"] = [sum(read_tiles.values()), sum(true_tiles.values())]
+    elif read_tiles != true_tiles:
+        out["stage"] = "recognition"
+        out["misread"] = {"read": sorted((read_tiles - true_tiles).elements()),
+                          "true": sorted((true_tiles - read_tiles).elements())}
+    else:
+        out["stage"] = "grouping"
+    return out
+
+
+def evaluate_scenes(scenes: list[Scene], recognize=None) -> dict:
+    rows = [diagnose(s, recognize) for s in scenes]
+    n = len(rows)
+    stages = Counter(r["stage"] for r in rows if not r["ok"])
+    layout_rows = [r for r in rows if "layout_ok" in r]
+    report = {
+        "scenes": n,
+        "end_to_end_exact": sum(r["ok"] for r in rows),
+        "end_to_end_share": round(sum(r["ok"] for r in rows) / n, 3) if n else None,
+        "failures_by_stage": dict(stages),
+        "layout_on_true_tiles_exact": sum(r["layout_ok"] for r in layout_rows) if layout_rows else None,
+        "layout_on_true_tiles_share": (round(sum(r["layout_ok"] for r in layout_rows) / len(layout_rows), 3)
+                                       if layout_rows else None),
+        "rows": rows,
+    }
+    return report
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="Exact-hand accuracy of photo -> hand on labelled scenes.")
+    ap.add_argument("folder", type=Path)
+    ap.add_argument("--out", type=Path)
+    ap.add_argument("--limit", type=int)
+    args = ap.parse_args(argv)
+    if not (args.folder / "hands.json").exists():
+        print(f"error: {args.folder} has no hands.json", file=sys.stderr)
+        return 2
+    scenes = load_scenes(args.folder)[: args.limit]
+    report = evaluate_scenes(scenes)
+    if args.out:
+        args.out.write_text(json.dumps(report, indent=2))
+    summary = {k: v for k, v in report.items() if k != "rows"}
+    print(json.dumps(summary, indent=2))
+    for r in report["rows"]:
+        if not r["ok"]:
+            print(f"  {r['photo']}: {r['stage']}: read {r.get('read')!r}, true {r['truth']!r}"
+                  + (f" {r.get('misread')}" if r.get("misread") else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
