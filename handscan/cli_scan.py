@@ -71,12 +71,15 @@ def _review_loop(res, threshold: float, echo):
         from dataclasses import replace
         state = replace(state, hand=res.hand_override)
     echo("review: fix tiles (3=5p), regroup (move 7 to 2), set context (win 5p, self, seat S); "
-         "help for all; empty line when done")
+         "tiles = the tile list; help for all; empty line when done")
     while True:
         try:
             line = input("review> ")
         except EOFError:
             break
+        if line.strip().lower() in ("tiles", "show", "list"):
+            echo(result_text(res, threshold))
+            continue
         try:
             state, message = apply_command(state, line)
         except ReviewError as exc:
@@ -85,11 +88,11 @@ def _review_loop(res, threshold: float, echo):
         if state.done:
             break
         echo(f"  {message}")
-        if message.startswith("tiles are numbered") or line.strip().lower() in ("help", "?", "h"):
+        if line.strip().lower() in ("help", "?", "h"):
             continue
         res = evaluate(res.photo, state.layout, state.context, read=res.read, hand=state.hand,
                        threshold=threshold)
-        echo(result_text(res, threshold))
+        echo(result_text(res, threshold, brief=True))
     return res
 
 
@@ -171,7 +174,10 @@ def scan(
         if scoring and interactive and photo_ctx.missing() and hand is None:
             echo(read_text(read, layout, threshold, lang))
             photo_ctx = _ask_missing(photo_ctx)
-        res = evaluate(str(photo), layout, photo_ctx, read=read, hand=hand, threshold=threshold)
+        try:
+            res = evaluate(str(photo), layout, photo_ctx, read=read, hand=hand, threshold=threshold)
+        except RuntimeError as exc:                           # engine missing from the install
+            _fail(str(exc), 1)
         wants_review = review if review is not None else (interactive and scoring and bool(res.flags))
         if wants_review and sys.stdin.isatty() or review:
             echo(result_text(res, threshold))

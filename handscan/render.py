@@ -92,12 +92,17 @@ def score_text(score: dict, lang: str = "en") -> list[str]:
     return lines
 
 
-def result_text(res: ScanResult, threshold: float = LOW_CONFIDENCE) -> str:
+def result_text(res: ScanResult, threshold: float = LOW_CONFIDENCE, *, brief: bool = False) -> str:
+    """The whole result; ``brief`` leaves out the tile list (the review prints it on ``tiles``)."""
     lang = res.context.lang
     w = _WORDS.get(lang, _WORDS["en"])
     if res.error:
         return f"{res.photo}: ERROR {res.error}"
-    out = [read_text(res.read or PhotoRead(res.photo, 0, 0), res.layout, threshold, lang)] if res.layout else []
+    if brief and res.layout:
+        out = [f"{w['groups']}:"] + groups_text(res.layout, lang) + [f"{w['hand']}: {res.layout.notation}"]
+        out += [f"{w['warn']}: {x}" for x in res.layout.warnings]
+    else:
+        out = [read_text(res.read or PhotoRead(res.photo, 0, 0), res.layout, threshold, lang)] if res.layout else []
     if res.hand_override:
         out.append(f"{w['hand']} (given): {res.hand_override}")
     if res.notation and res.notation != (res.layout.notation if res.layout else None):

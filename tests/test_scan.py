@@ -230,3 +230,21 @@ def test_scan_photo_with_a_recognizer_that_fails(tmp_path):
     assert res.error == "cannot read x.jpg: RuntimeError: model file is missing"
     assert res.flags == ["photo_error"]
     assert find_alternatives(group_tiles([]), make_context()) == []
+
+
+def test_cli_review_fixes_a_tile_and_rescores(runner, app, tmp_path):
+    photo = tmp_path / "five.jpg"
+    reads = tmp_path / "reads.jsonl"
+    from PIL import Image
+    Image.new("RGB", (1800, 1400), (30, 110, 60)).save(photo)
+    reads.write_text(json.dumps(PhotoRead(str(photo), 1800, 1400, _five_of_a_kind_read()).to_json()) + "\n")
+    out = tmp_path / "fixed.json"
+    r = runner.invoke(app, ["scan", str(photo), "--from-json", str(reads), "--seat", "S", "--wind", "E",
+                            "--winning-tile", "5p", "--discard", "--review", "--save", str(out)],
+                      input="4=5z\n4=5s\nmove 1 to concealed\nundo\n\n")
+    assert r.exit_code == 0, r.output
+    before, after = r.output.split("tile 4 = 5s", 1)
+    assert "NOT A VALID HAND: too_many_copies" in before and "'5z' is not a tile kind" in before
+    assert "final score" in after and "NOT A VALID HAND" not in after.split("undone")[-1]
+    saved = json.loads(out.read_text())
+    assert saved["valid"] and saved["tiles"][3]["kind"] == "5s" and saved["hand"].startswith("[555p]")

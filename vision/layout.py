@@ -194,7 +194,7 @@ def hand_notation(groups: Sequence[Group], winning_tile: str | None = None) -> s
     is written last as ``+tile`` (raises ValueError when the concealed part lacks it)."""
     melds = [g.notation for g in groups if g.kind in (EXPOSED, CONCEALED_KONG)]
     concealed = [t for g in groups if g.kind == CONCEALED for t in g.tokens]
-    bonus = [t for g in groups if g.kind == BONUS for t in g.tokens]
+    bonus = sorted((t for g in groups if g.kind == BONUS for t in g.tokens), key=sort_key)
     if winning_tile is not None:
         if winning_tile not in concealed:
             raise ValueError(f"the winning tile {winning_tile} is not among the concealed tiles")
@@ -223,7 +223,7 @@ def layout_from_groups(tiles: Sequence[TileRead], spec: Sequence[tuple[str, Sequ
         groups.append(Group([tiles[i] for i in idx], kind, reason, conf, idx))
     groups = _merge_concealed(groups)
     concealed = [t for g in groups if g.kind == CONCEALED for t in g.tokens]
-    bonus = [t for g in groups if g.kind == BONUS for t in g.tokens]
+    bonus = sorted((t for g in groups if g.kind == BONUS for t in g.tokens), key=sort_key)
     warns = list(warnings) + _hand_warnings(groups)
     return Layout(groups, concealed, bonus, hand_notation(groups), warns, list(tiles), **extra)
 
@@ -235,8 +235,10 @@ def _merge_concealed(groups: list[Group]) -> list[Group]:
     rest = [g for g in groups if g.kind not in (CONCEALED, BONUS)]
     out = rest
     if conc:
-        idx = tuple(i for g in conc for i in g.indices)
-        tiles = [t for g in conc for t in g.tiles]
+        pairs = sorted((i, t) for g in conc for i, t in zip(g.indices, g.tiles)) if all(
+            len(g.indices) == len(g.tiles) for g in conc) else None
+        idx = tuple(i for i, _ in pairs) if pairs else tuple(i for g in conc for i in g.indices)
+        tiles = [t for _, t in pairs] if pairs else [t for g in conc for t in g.tiles]
         reason = conc[0].reason if len(conc) == 1 else "; ".join(dict.fromkeys(g.reason for g in conc))
         out = out + [Group(tiles, CONCEALED, reason, min(g.confidence for g in conc), idx)]
     if bonus:
@@ -623,7 +625,7 @@ def _build_layout(ordered, pos, blocks, concealed, parts, bonus_tiles, conf, not
     groups = _merge_concealed(groups)
     groups.sort(key=lambda g: (g.kind in (CONCEALED, BONUS), g.kind == BONUS, min(g.indices)))
     conc = [t for g in groups if g.kind == CONCEALED for t in g.tokens]
-    bonus = [t for g in groups if g.kind == BONUS for t in g.tokens]
+    bonus = sorted((t for g in groups if g.kind == BONUS for t in g.tokens), key=sort_key)
     warnings += _hand_warnings(groups)
     return Layout(groups, conc, bonus, hand_notation(groups), warnings, ordered, n_rows, direction, total)
 
