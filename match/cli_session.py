@@ -109,7 +109,7 @@ def new(
 @_friendly
 def hand(
     winner: Optional[List[str]] = typer.Option(None, "--winner", help="Who won (riichi: repeat for several winners, each followed by its --han/--fu)."),
-    hand_text: Optional[str] = typer.Option(None, "--hand", help="The winner's hand in notation, e.g. \"[EEE] RRR 234m 88s 45s +6s\"."),
+    hand_text: Optional[List[str]] = typer.Option(None, "--hand", help="The winner's hand in notation, e.g. \"[EEE] RRR 234m 88s 45s +6s\" (riichi: one per winner, instead of --han/--fu)."),
     photo: Optional[Path] = typer.Option(None, "--photo", help="A photo of the winner's hand (read by handscan)."),
     winning_tile: Optional[str] = typer.Option(None, "--winning-tile", help="The winning tile, if not written as +tile in the hand."),
     discard: bool = typer.Option(False, "--discard", help="Won on a discard (the default in nts)."),
@@ -129,6 +129,8 @@ def hand(
     riichi: Optional[List[str]] = typer.Option(None, "--riichi", help="riichi: players who declared riichi in this hand (Anna,Cor)."),
     tenpai: Optional[List[str]] = typer.Option(None, "--tenpai", help="riichi draw: players who were tenpai."),
     chombo: Optional[str] = typer.Option(None, "--chombo", help="riichi: the player who made a chombo (hand replayed)."),
+    dora: Optional[List[str]] = typer.Option(None, "--dora", help="riichi with --hand: dora indicator tiles (3m,E)."),
+    ura_dora: Optional[List[str]] = typer.Option(None, "--ura-dora", help="riichi with --hand: ura dora indicator tiles."),
     session: Optional[str] = SessionOption,
     db: Optional[Path] = DbOption,
     lang: str = LangOption,
@@ -142,22 +144,29 @@ def hand(
     view = book.view(session_id)
     winners = _names(winner)
     if view.ruleset == "riichi":
-        nts_only = {"--hand": hand_text, "--photo": photo, "--winning-tile": winning_tile,
+        nts_only = {"--photo": photo, "--winning-tile": winning_tile,
                     "--discard": discard, "--self-drawn": self_drawn,
-                    "--robbed-kong": robbed_kong, "--from": discarder, "--special": special,
+                    "--robbed-kong": robbed_kong, "--from": discarder,
                     "--hand-of": hand_of, "--score-of": score_of, "--dead": dead,
                     "--wind": wind}
         _refuse(nts_only, "riichi")
         game = _riichi_game(winners, han, fu, ron_from, tsumo, draw, chombo,
-                            _names(riichi), _names(tenpai))
+                            _names(riichi), _names(tenpai), list(hand_text or []))
+        game = RiichiGame(**{**game.__dict__, "dora": tuple(_names(dora)),
+                             "ura_dora": tuple(_names(ura_dora)),
+                             "special": tuple(_names(special))})
     else:
         riichi_only = {"--han": han, "--fu": fu, "--ron-from": ron_from, "--tsumo": tsumo,
-                       "--riichi": riichi, "--tenpai": tenpai, "--chombo": chombo}
+                       "--riichi": riichi, "--tenpai": tenpai, "--chombo": chombo,
+                       "--dora": dora, "--ura-dora": ura_dora}
         _refuse(riichi_only, view.ruleset)
         if wind is not None and view.ruleset == "nts":
             raise SessionError("--wind is for nts-app sessions; in nts the prevailing wind "
                                "follows from the game number")
-        game = _nts_game(winners, hand_text, photo, winning_tile, discard, self_drawn,
+        if hand_text and len(hand_text) > 1:
+            raise SessionError("--hand is the winner's hand: give it once "
+                               "(the others' hands with --hand-of NAME=...)")
+        game = _nts_game(winners, hand_text[0] if hand_text else None, photo, winning_tile, discard, self_drawn,
                          robbed_kong, discarder, special, hand_of, score_of, _names(dead),
                          draw, wind)
     record = book.add_game(session_id, game)
@@ -217,7 +226,8 @@ def _wind(wind: Optional[str]) -> Optional[str]:
     return aliases[w]
 
 
-def _riichi_game(winners, han, fu, ron_from, tsumo, draw, chombo, riichi, tenpai) -> RiichiGame:
+def _riichi_game(winners, han, fu, ron_from, tsumo, draw, chombo, riichi, tenpai,
+                 hands) -> RiichiGame:
     chosen = [flag for flag, on in (("--ron-from", ron_from is not None), ("--tsumo", tsumo),
                                     ("--draw", draw), ("--chombo", chombo is not None)) if on]
     if len(chosen) != 1:
@@ -227,7 +237,7 @@ def _riichi_game(winners, han, fu, ron_from, tsumo, draw, chombo, riichi, tenpai
     han = list(han or [])
     fu = list(fu or [])
     if draw or chombo:
-        if winners or han or fu:
+        if winners or han or fu or hands:
             raise SessionError("a draw or chombo has no winners, han or fu")
         if tenpai and not draw:
             raise SessionError("--tenpai is only for a draw")
@@ -235,6 +245,18 @@ def _riichi_game(winners, han, fu, ron_from, tsumo, draw, chombo, riichi, tenpai
                           tenpai=tuple(tenpai), chombo=chombo)
     if not winners:
         raise SessionError("name the winner with --winner NAME --han N --fu N")
+    if hands:
+        if han or fu:
+            raise SessionError("give every winner either tiles (--hand) or --han/--fu, "
+                               "not a mix")
+        if len(hands) != len(winners):
+            raise SessionError(f"give one --hand per winner ({len(winners)} winners, "
+                               f"{len(hands)} --hand)")
+        if tenpai:
+            raise SessionError("--tenpai is only for a draw")
+        return RiichiGame(outcome="ron" if ron_from is not None else "tsumo",
+                          wins=tuple(RiichiWin(player=p, hand=h) for p, h in zip(winners, hands)),
+                          discarder=ron_from, riichi=tuple(riichi))
     if len(han) != len(winners):
         raise SessionError(f"give one --han per winner ({len(winners)} winners, {len(han)} --han)")
     wins = []

@@ -40,6 +40,8 @@ class RiichiWin:
     han: int | None = None
     fu: int | None = None
     yakuman: bool = False
+    hand: str | None = None                 # tiles instead of han/fu (valued by riichi_hand)
+    yaku: tuple[str, ...] = ()              # filled in when valued from tiles
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,9 @@ class RiichiGame:
     riichi: tuple[str, ...] = ()            # declared riichi in this hand
     tenpai: tuple[str, ...] = ()            # draws only
     chombo: str | None = None
+    dora: tuple[str, ...] = ()              # dora indicators (only used with tiles)
+    ura_dora: tuple[str, ...] = ()
+    special: tuple[str, ...] = ()           # ippatsu, rinshan, chankan, haitei, houtei, ...
 
 
 @dataclass(frozen=True)

@@ -348,8 +348,29 @@ class MatchBook:
                                "or --chombo NAME")
         if tenpai and outcome != "draw":
             raise SessionError("--tenpai is only for a draw (exhaustive draw)")
+        if (game.dora or game.ura_dora or game.special) and not any(w.hand for w in wins):
+            raise SessionError("--dora, --ura-dora and --special need the winner's tiles "
+                               "(--hand); with --han/--fu count them into the han")
+        wins = tuple(self._value_from_tiles(view, w, outcome, riichi, game) for w in wins)
         return RiichiGame(outcome=outcome, wins=wins, discarder=discarder, riichi=riichi,
-                          tenpai=tuple(dict.fromkeys(tenpai)), chombo=chombo)
+                          tenpai=tuple(dict.fromkeys(tenpai)), chombo=chombo,
+                          dora=game.dora, ura_dora=game.ura_dora, special=game.special)
+
+    @staticmethod
+    def _value_from_tiles(view: SessionView, win: RiichiWin, outcome: str,
+                          riichi: tuple[str, ...], game: RiichiGame) -> RiichiWin:
+        """Han and fu from the winner's tiles (riichi_hand), for this seat and round."""
+        if win.hand is None:
+            return win
+        from match.riichi_hand import hand_value
+
+        value = hand_value(win.hand, seat_wind=view.seats[win.player],
+                           round_wind=view.riichi_label()[0], tsumo=outcome == "tsumo",
+                           riichi=win.player in riichi, dora=list(game.dora),
+                           ura_dora=list(game.ura_dora), special=game.special,
+                           owner=win.player)
+        return RiichiWin(player=win.player, han=value.han, fu=value.fu or None,
+                         yakuman=value.yakuman, hand=win.hand, yaku=value.yaku)
 
     @staticmethod
     def _nts_record(game: NtsGame) -> dict:
@@ -367,8 +388,11 @@ class MatchBook:
     @staticmethod
     def _riichi_record(game: RiichiGame) -> dict:
         return {"kind": game.outcome, "winners": [w.player for w in game.wins],
-                "wins": [{"player": w.player, "han": w.han, "fu": w.fu, "yakuman": w.yakuman}
+                "wins": [{"player": w.player, "han": w.han, "fu": w.fu, "yakuman": w.yakuman,
+                          **({"hand": w.hand, "yaku": list(w.yaku)} if w.hand else {})}
                          for w in game.wins],
+                "dora": list(game.dora), "ura_dora": list(game.ura_dora),
+                "special": list(game.special),
                 "discarder": game.discarder, "riichi": list(game.riichi),
                 "tenpai": list(game.tenpai), "chombo": game.chombo}
 
@@ -425,6 +449,8 @@ class _Names:
 def _check_win(win: RiichiWin, name: _Names) -> RiichiWin:
     """A riichi winner's value, checked before the engine sees it."""
     player = name(win.player)
+    if win.hand is not None:
+        return RiichiWin(player=player, hand=win.hand)
     if win.yakuman:
         return RiichiWin(player=player, han=win.han or 13, fu=win.fu, yakuman=True)
     if win.han is None or win.han < 1:

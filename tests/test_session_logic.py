@@ -166,6 +166,44 @@ def test_split_hand_refuses_what_it_cannot_split(text):
         split_hand(text)
 
 
+# -- riichi hands from tiles (reference library, EMA options) --------------------------
+
+@pytest.mark.parametrize("hand, kwargs, expected", [
+    # closed, ron, riichi: riichi 1 han; fu 20 + 10 closed ron + 2 seat-wind pair = 32 -> 40
+    ("234m456p678s78sSS +9s", dict(tsumo=False, riichi=True), (1, 40, False)),
+    # the same by tsumo without riichi: menzen tsumo 1 han; 20 + 2 tsumo + 2 pair -> 30
+    ("234m456p678s78sSS +9s", dict(tsumo=True, riichi=False), (1, 30, False)),
+    # open red-dragon pon, one dora (indicator 8s -> 9s): 2 han;
+    # 20 + 4 open honour pon + 2 pair -> 30
+    ("[RRR] 234m456p78sSS +9s", dict(tsumo=False, riichi=False, dora=["8s"]), (2, 30, False)),
+    # closed kan of 5p: 20 + 10 + 16 + 2 = 48 -> 50 fu
+    ("{5555p} 234m678s78sSS +9s", dict(tsumo=False, riichi=True), (1, 50, False)),
+    # thirteen orphans on a thirteen-sided wait: a single yakuman (no double yakuman, EMA)
+    ("19m19p19sESWNGWhR +1m", dict(tsumo=False, riichi=False), (13, 0, True)),
+    # open tanyao counts (EMA): 1 han; an open hand without fu gets 20 + 2 -> 30
+    ("[234m] 456p678s55m34p +2p", dict(tsumo=False, riichi=False), (1, 30, False)),
+])
+def test_riichi_han_and_fu_from_tiles(hand, kwargs, expected):
+    from match.riichi_hand import hand_value
+
+    value = hand_value(hand, seat_wind="S", round_wind="E", **kwargs)
+    assert (value.han, value.fu, value.yakuman) == expected
+
+
+def test_riichi_hand_without_yaku_is_refused():
+    from match.riichi_hand import hand_value
+
+    with pytest.raises(SessionError, match="does not win: no yaku"):
+        hand_value("[123m] 456p789s11m23s +4s", seat_wind="S", round_wind="E", tsumo=False,
+                   riichi=False)
+    with pytest.raises(SessionError, match="no flowers"):
+        hand_value("123m456p789s11m23s +4s / f1", seat_wind="S", round_wind="E", tsumo=False,
+                   riichi=False)
+    with pytest.raises(SessionError, match="cannot read"):
+        hand_value("123m456p789s11m23x +4s", seat_wind="S", round_wind="E", tsumo=False,
+                   riichi=False)
+
+
 # -- storage --------------------------------------------------------------------------
 
 def test_new_database_has_the_schema_version(tmp_path):

@@ -118,3 +118,16 @@ def test_riichi_hanchan_ends_by_itself_after_south_four(cli):
     assert {r["player"]: r["total"] for r in data["standings"]} == {p: 25000 for p in PLAYERS}
     refused = cli("hand", "--draw", "--session", "1", ok=False)
     assert "finished" in refused.stderr
+
+
+def test_riichi_winner_from_tiles(cli):
+    cli("new", "--players", ",".join(PLAYERS), "--ruleset", "riichi")
+    # B (South) declared riichi and wins on D's discard with 234m 456p 678s 78s SS + 9s:
+    # riichi 1 han; fu 20 + 10 (closed ron) + 2 (pair of his seat wind) = 32 -> 40.
+    # Non-dealer ron 1 han 40 fu = 1300; B's own stick comes back.
+    cli("hand", "--winner", "B", "--hand", "234m456p678s78sSS +9s", "--ron-from", "D",
+        "--riichi", "B")
+    game = json.loads(cli("export", "--json").stdout)["games"][0]
+    assert game["wins"][0]["han"] == 1 and game["wins"][0]["fu"] == 40
+    assert game["wins"][0]["yaku"] == ["Riichi"]
+    assert game["deltas"] == {"A": 0, "B": 1300, "C": 0, "D": -1300}
