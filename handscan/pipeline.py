@@ -19,6 +19,14 @@ from vision.layout import (CONCEALED, CONCEALED_KONG, EXPOSED, Layout, alternati
 from vision.types import PhotoRead, TileRead
 
 LOW_CONFIDENCE = 0.6
+# engine reasons that a misread or misgrouped photo can cause: worth searching nearby readings
+READING_ERRORS = {"too_many_copies", "duplicate_bonus_tile", "tile_count", "no_valid_hand", "invalid_meld",
+                  "face_down_tile", "syntax", "error"}
+HINTS = {
+    "bonus_tiles_not_allowed": "flowers/seasons only score under --ruleset nts-app",
+    "min_doublings": "a complete hand, but fewer than the 2 doublings a mahjong needs: a false mahjong",
+    "special_condition": "the --special flags do not fit this seat or win type",
+}
 Recognizer = Callable[[str], PhotoRead]
 
 
@@ -231,7 +239,9 @@ def evaluate(photo: str, layout: Layout, ctx: ScanContext, *, read: PhotoRead | 
     if not res.valid:
         reason = res.score.get("reason", "invalid")
         res.flags.append(f"invalid_hand:{reason}")
-        if alternatives and hand is None:
+        if reason in HINTS:
+            res.warnings.append(HINTS[reason])
+        if alternatives and hand is None and reason in READING_ERRORS:
             res.alternatives = find_alternatives(layout, ctx)
     return res
 

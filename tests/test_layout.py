@@ -173,3 +173,12 @@ def test_tiles_without_angles_still_group_on_a_turned_photo():
     tiles = [TileRead(t.kind, t.box, t.confidence, (), 0) for t in place([["EEE"], ["RRR234m88s"]], rotate=90)]
     lay = group_tiles(tiles)
     assert sorted(lay.melds) == ["[EEE]"]
+
+
+def test_a_second_box_on_one_tile_is_dropped_with_a_note():
+    tiles = place([["EEE"], ["RRR234m88s456s"]])
+    t = tiles[5]
+    shifted = TileRead("G", (t.box[0] + 2, t.box[1] + 1, t.box[2] + 2, t.box[3] + 1), 0.5)
+    lay = group_tiles(tiles + [shifted])
+    assert lay.notation == "[EEE] 234m 45688s RRR" and len(lay.tiles) == 14
+    assert any("second box on the R tile" in w for w in lay.warnings)

@@ -486,8 +486,31 @@ def candidate_layouts(tiles: Sequence[TileRead], *, gap_ratio: float = 0.4, keep
     return _candidates(tiles, gap_ratio=gap_ratio, keep=keep)
 
 
+def _iou(a: tuple, b: tuple) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _drop_duplicates(tiles: list[TileRead]) -> tuple[list[TileRead], list[str]]:
+    """Two boxes on one tile (IoU > 0.6): keep the more confident read."""
+    order = sorted(range(len(tiles)), key=lambda i: -tiles[i].confidence)
+    kept: list[int] = []
+    notes = []
+    for i in order:
+        twin = next((k for k in kept if _iou(tiles[i].box, tiles[k].box) > 0.6), None)
+        if twin is None:
+            kept.append(i)
+        else:
+            notes.append(f"a second box on the {tiles[twin].kind} tile (read {tiles[i].kind}, "
+                         f"{tiles[i].confidence:.2f}) was dropped")
+    return [tiles[i] for i in sorted(kept)], notes
+
+
 def _candidates(tiles: Sequence[TileRead], *, gap_ratio: float, keep: int) -> list[Layout]:
-    tiles = list(tiles)
+    tiles, dup_notes = _drop_duplicates(list(tiles))
     if not tiles:
         return [Layout([], [], [], "", ["no tiles found in the photo"], [], 0, 0.0)]
     geo = _estimate_geometry(tiles)
@@ -537,7 +560,7 @@ def _candidates(tiles: Sequence[TileRead], *, gap_ratio: float, keep: int) -> li
     out = []
     for rank, (total, concealed, notes) in enumerate(scored[:keep]):
         conf = _sigmoid(2.0 * (best - runner_up)) if rank == 0 else _sigmoid(2.0 * (total - best))
-        out.append(_build_layout(ordered, pos, blocks, concealed, parts, bonus_tiles, conf, notes,
+        out.append(_build_layout(ordered, pos, blocks, concealed, parts, bonus_tiles, conf, dup_notes + notes,
                                  len(rows), direction, total))
     return out
 
