@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 
 from handscan.context import ContextError, HandParts, ScanContext, build_request, split_notation
 from vision.layout import (CONCEALED, CONCEALED_KONG, EXPOSED, Layout, alternative_layouts, compact,
-                           group_tiles, layout_from_groups, with_kind)
+                           group_tiles, layout_from_groups, with_kind, without_tile)
 from vision.types import PhotoRead, TileRead
 
 LOW_CONFIDENCE = 0.6
@@ -306,5 +306,11 @@ def find_alternatives(layout: Layout, ctx: ScanContext, *, limit: int = 3,
             if kind == tile.kind:
                 continue
             try_layout(with_kind(layout, i, kind), f"tile {i + 1} read as {kind} instead of {tile.kind}", 2)
+    kongs = sum(1 for g in layout.groups if g.kind in (EXPOSED, CONCEALED_KONG) and len(g.tiles) == 4)
+    playing = [i for i, t in enumerate(layout.tiles) if not t.kind.startswith(("f", "j"))]
+    if len(playing) > 14 + kongs:                    # a false detection among the tiles
+        for i in sorted(playing, key=lambda i: layout.tiles[i].confidence)[:4]:
+            t = layout.tiles[i]
+            try_layout(without_tile(layout, i), f"tile {i + 1} ({t.kind}, {t.confidence:.2f}) is not a tile of the hand", 2)
     found.sort(key=lambda f: (f[0], f[1]))
     return [a for _, _, a in found[:limit]]

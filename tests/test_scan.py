@@ -248,3 +248,14 @@ def test_cli_review_fixes_a_tile_and_rescores(runner, app, tmp_path):
     assert "final score" in after and "NOT A VALID HAND" not in after.split("undone")[-1]
     saved = json.loads(out.read_text())
     assert saved["valid"] and saved["tiles"][3]["kind"] == "5s" and saved["hand"].startswith("[555p]")
+
+
+def test_a_false_detection_is_offered_as_left_out():
+    # APP-001 plus a stray, unsure extra box read as 9p in the rack row
+    tiles = place([["EEE"], ["RRR234m9p88s456s"]])
+    t = tiles[9]
+    tiles[9] = TileRead("9p", t.box, 0.3, (), t.angle)
+    res = evaluate("p.jpg", group_tiles(tiles), make_context("E", "S", "6s", "self_drawn", "nts-app"))
+    assert not res.valid and res.score["reason"] == "tile_count"
+    assert res.alternatives[0].change == "tile 10 (9p, 0.30) is not a tile of the hand"
+    assert res.alternatives[0].final == 136

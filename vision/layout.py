@@ -755,3 +755,12 @@ def with_kind(layout: Layout, tile_index: int, kind: str) -> Layout:
     spec = [(g.kind, list(g.indices)) for g in layout.groups]
     reasons = [(g.reason, g.confidence) for g in layout.groups]
     return layout_from_groups(tiles, spec, reasons, rows=layout.rows, direction_deg=layout.direction_deg)
+
+
+def without_tile(layout: Layout, tile_index: int) -> Layout:
+    """The same grouping with one tile left out (a false detection)."""
+    tiles = [t for i, t in enumerate(layout.tiles) if i != tile_index]
+    shift = {i: i - (i > tile_index) for i in range(len(layout.tiles)) if i != tile_index}
+    spec = [(g.kind, [shift[i] for i in g.indices if i != tile_index]) for g in layout.groups]
+    reasons = [(g.reason, g.confidence) for g in layout.groups]
+    return layout_from_groups(tiles, spec, reasons, rows=layout.rows, direction_deg=layout.direction_deg)
