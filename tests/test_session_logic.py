@@ -475,3 +475,11 @@ def test_record_keeps_the_engine_exchanges_for_audit(book):
     assert request["given_scores"] == {"E": 16, "S": 136, "W": 0, "N": 2}
     assert request["winner"] == "S" and request["prevailing_wind"] == "E"
     json.dumps(game)          # the whole record is plain JSON
+
+
+def test_other_hands_need_the_winners_hand(book):
+    sid = book.new_session(PLAYERS, "nts").id
+    with pytest.raises(SessionError, match="together with the winner's hand"):
+        book.add_game(sid, NtsGame(winner="Anna", scores={"Anna": 64, "Cor": 0, "Dirk": 0},
+                                   hands={"Bram": "RRR147m258p369sWh"}))
+    assert book.view(sid).games == []
