@@ -259,3 +259,11 @@ def test_a_false_detection_is_offered_as_left_out():
     assert not res.valid and res.score["reason"] == "tile_count"
     assert res.alternatives[0].change == "tile 10 (9p, 0.30) is not a tile of the hand"
     assert res.alternatives[0].final == 136
+
+
+def test_interactive_run_asks_for_what_the_photo_cannot_show(monkeypatch):
+    from handscan.cli_scan import _ask_missing
+    answers = iter(["6x", "6s", "self", "", "S"])       # a typo is asked again; seat left open
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    ctx = _ask_missing(make_context(ruleset="nts-app"))
+    assert (ctx.winning_tile, ctx.win_type, ctx.seat, ctx.wind, ctx.ruleset) == ("6s", "self_drawn", None, "S", "nts-app")
