@@ -1,0 +1,88 @@
+"""Tile-face art the generator can draw from: committed PNG faces plus whatever optional art
+``install_art.sh`` extracted into ``data/art-cache/faces/``.
+
+A *face set* is one art style: ``kind -> list of RGBA glyph layers`` (transparent background,
+3:4).  Sets that lack some kinds (the riichi art has no flowers or seasons) are completed by
+the scene builder with procedural faces, so every set can draw every kind."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from vision.kinds import KINDS
+
+REPO = Path(__file__).resolve().parents[2]
+COMMITTED_FACES = REPO / "datasets" / "art" / "faces"
+DEFAULT_CACHE = REPO / "data" / "art-cache"
+
+# committed sets that complete each other (xhokir only adds flowers and seasons to FluffyStuff)
+MERGED_SETS = {"fluffystuff": ["fluffystuff", "xhokir"]}
+SKIP_SETS = {"xhokir"}
+
+
+@dataclass
+class FaceSet:
+    """One art style. ``opaque`` faces carry their own face colour (scans, screenshots)."""
+
+    name: str
+    faces: dict[str, list[np.ndarray]] = field(default_factory=dict)
+    opaque: bool = False
+
+    def kinds(self) -> list[str]:
+        return [k for k in KINDS if self.faces.get(k)]
+
+
+def _read_rgba(path: Path) -> np.ndarray:
+    import cv2
+
+    img = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if img is None:
+        raise ValueError(f"cannot read face image {path}")
+    if img.ndim == 2:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGRA)
+    elif img.shape[2] == 3:
+        img = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
+    return cv2.cvtColor(img, cv2.COLOR_BGRA2RGBA)
+
+
+def _load_dir(directory: Path, into: FaceSet) -> None:
+    for path in sorted(directory.glob("*.png")):
+        kind = path.stem.split("~")[0]
+        if kind not in KINDS:
+            continue
+        into.faces.setdefault(kind, []).append(_read_rgba(path))
+    if (directory / "OPAQUE").exists():
+        into.opaque = True
+
+
+@lru_cache(maxsize=4)
+def load_face_sets(cache_dir: str | None = None) -> tuple[FaceSet, ...]:
+    """All face sets found: the committed ones, then those in ``<cache>/faces/<set>/``."""
+    sets: list[FaceSet] = []
+    if COMMITTED_FACES.is_dir():
+        for d in sorted(p for p in COMMITTED_FACES.iterdir() if p.is_dir()):
+            if d.name in SKIP_SETS:
+                continue
+            fs = FaceSet(d.name)
+            for part in MERGED_SETS.get(d.name, [d.name]):
+                if (COMMITTED_FACES / part).is_dir():
+                    _load_dir(COMMITTED_FACES / part, fs)
+            if fs.faces:
+                sets.append(fs)
+    cache = Path(cache_dir) if cache_dir else DEFAULT_CACHE
+    if (cache / "faces").is_dir():
+        for d in sorted(p for p in (cache / "faces").iterdir() if p.is_dir()):
+            fs = FaceSet(f"cache:{d.name}")
+            _load_dir(d, fs)
+            if fs.faces:
+                sets.append(fs)
+    return tuple(sets)
+
+
+def committed_only() -> tuple[FaceSet, ...]:
+    """Face sets from the repository alone (what tests and CI use)."""
+    return tuple(s for s in load_face_sets(None) if not s.name.startswith("cache:"))

@@ -1,0 +1,220 @@
+"""Random training scenes: tiles in rows, on racks, in loose groups, or as a laid-out hand,
+photographed from any direction on a random table with random light.
+
+``render_scene(placements, rng, ...)`` is the shared back end (also used by ``hand_scene``);
+``random_scene(seed, size)`` draws everything from a seed."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision.kinds import KINDS
+
+from . import background, photo
+from .art import FaceSet, committed_only, load_face_sets
+from .geometry import Camera, Placement, box_corners
+from .render import TileLabel, fit_frame, render_tiles
+from .style import TileStyle, make_style
+
+BONUS = {"f1", "f2", "f3", "f4", "j1", "j2", "j3", "j4"}
+LAYOUTS = ["rows", "rack", "scatter", "hand"]
+
+
+@dataclass
+class SceneResult:
+    image: np.ndarray  # uint8 RGB
+    labels: list[TileLabel]
+    meta: dict = field(default_factory=dict)
+
+
+def face_sets_for(art: str) -> tuple[FaceSet, ...]:
+    """``art="all"``: committed + cached optional art; ``"committed"``: repository art only."""
+    if art == "committed":
+        return committed_only()
+    if art == "all":
+        return load_face_sets(None)
+    raise ValueError(f"unknown art selection {art!r} (use 'all' or 'committed')")
+
+
+# ----------------------------------------------------------------------------- layouts
+
+def _kind(rng) -> str:
+    return KINDS[int(rng.integers(len(KINDS)))]
+
+
+def _pose_for(kind: str, rng) -> str:
+    return "down" if kind == "X" else "up"
+
+
+def layout_rows(rng, dims) -> list[Placement]:
+    """1-4 rows of flat tiles, in sets with gaps, some sideways, some face down."""
+    out: list[Placement] = []
+    n_rows = int(rng.choice([1, 1, 2, 2, 3, 4]))
+    row_gap = dims.height + rng.uniform(0.15, 1.5)
+    group = 0
+    for r in range(n_rows):
+        x = rng.uniform(-1, 1)
+        y = -r * row_gap
+        n = int(rng.integers(3, 15))
+        placed = 0
+        while placed < n:
+            size = int(rng.choice([1, 2, 3, 3, 4]))
+            kind = _kind(rng)
+            same = rng.random() < 0.35 and kind not in BONUS
+            run = (not same) and kind[:-1].isdigit() and kind[-1] in "mps" and rng.random() < 0.5
+            first = min(int(kind[0]), 10 - size) if run else 0
+            for j in range(size):
+                k = kind if same else (f"{first + j}{kind[1]}" if run else _kind(rng))
+                sideways = rng.random() < 0.07
+                fw = dims.height if sideways else dims.width
+                tight = rng.uniform(0.0, 0.06)
+                yaw = (90.0 if rng.random() < 0.5 else -90.0) if sideways else rng.normal(0, 2.0)
+                dy = (dims.height - dims.width) / 2 if sideways else 0.0
+                out.append(Placement(k, x + fw / 2, y - dy * (1 if rng.random() < 0.5 else 0), _pose_for(k, rng),
+                                     yaw, group))
+                x += fw + tight
+                placed += 1
+            x += rng.uniform(0.1, 0.9)
+            group += 1
+    return out
+
+
+def layout_rack(rng, dims) -> list[Placement]:
+    """A row of standing tiles (a rack), optionally with flat exposed tiles in front of it."""
+    out: list[Placement] = []
+    n = int(rng.integers(5, 15))
+    x = 0.0
+    for i in range(n):
+        k = _kind(rng)
+        yaw = 180.0 if k == "X" else rng.normal(0, 1.5)
+        out.append(Placement(k, x + dims.width / 2, 0.0, "stand", yaw, 0))
+        x += dims.width + rng.uniform(0.0, 0.04)
+    if rng.random() < 0.7:
+        front = layout_rows(rng, dims)[: int(rng.integers(3, 13))]
+        shift_y = -(dims.thickness / 2 + rng.uniform(0.4, 1.5) + dims.height / 2)
+        out += [Placement(p.kind, p.x, p.y + shift_y, p.pose, p.yaw, p.group + 1) for p in front]
+    return out
+
+
+def layout_scatter(rng, dims) -> list[Placement]:
+    """Loose tiles at random angles, not overlapping."""
+    out: list[Placement] = []
+    n = int(rng.integers(4, 30))
+    area = math.sqrt(n) * rng.uniform(1.8, 3.0)
+    radius = math.hypot(dims.width, dims.height) / 2 + 0.05
+    tries = 0
+    while len(out) < n and tries < n * 40:
+        tries += 1
+        x, y = rng.uniform(-area, area), rng.uniform(-area, area)
+        if any(math.hypot(x - p.x, y - p.y) < 2 * radius for p in out):
+            continue
+        k = _kind(rng)
+        out.append(Placement(k, x, y, _pose_for(k, rng), rng.uniform(0, 360), len(out)))
+    return out
+
+
+def layout_hand(rng, dims) -> list[Placement]:
+    from .hand_scene import layout_placements, random_layout
+
+    return layout_placements(random_layout(rng), dims, rng)
+
+
+def _hand_available() -> bool:
+    try:
+        from . import hand_scene  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def random_placements(rng, dims, kind: str | None = None) -> tuple[list[Placement], str]:
+    weights = [0.35, 0.2, 0.25, 0.2] if _hand_available() else [0.45, 0.25, 0.3, 0.0]
+    kind = kind or LAYOUTS[int(rng.choice(len(LAYOUTS), p=weights))]
+    fn = {"rows": layout_rows, "rack": layout_rack, "scatter": layout_scatter, "hand": layout_hand}[kind]
+    return fn(rng, dims), kind
+
+
+# ----------------------------------------------------------------------------- rendering
+
+def random_camera(rng, placements: list[Placement], dims, rotation: float | None = None,
+                  upright_bias: float = 0.4) -> Camera:
+    xs = np.array([p.x for p in placements])
+    ys = np.array([p.y for p in placements])
+    target = (float((xs.min() + xs.max()) / 2), float((ys.min() + ys.max()) / 2), dims.thickness / 2)
+    extent = max(float(np.ptp(xs)), float(np.ptp(ys)), 2.0) + dims.height
+    elevation = float(rng.uniform(35, 89)) if rng.random() < 0.75 else float(rng.uniform(75, 89.5))
+    if rotation is not None:
+        azimuth = rotation
+    elif rng.random() < upright_bias:
+        azimuth = float(rng.normal(0, 12))
+    else:
+        azimuth = float(rng.uniform(0, 360))
+    roll = float(rng.normal(0, 4))
+    distance = extent * float(rng.uniform(0.9, 4.0))
+    return Camera(target, elevation, azimuth, distance, roll)
+
+
+def _random_tile_px(rng, placements, style, cam, size) -> float:
+    """Half the time a tile size (log-uniform 14..160 px), half the time a size at which the
+    layout fills 30-130% of the photo."""
+    if rng.random() < 0.5:
+        return float(np.exp(rng.uniform(np.log(14), np.log(160))))
+    unit = fit_frame(placements, style, cam, size, 1.0, rng)
+    pts = np.concatenate([cam.project(box_corners(p, style.dims))[0] for p in placements]) * unit.scale
+    span = float(max(np.ptp(pts[:, 0]), np.ptp(pts[:, 1]), 1e-6))
+    return float(np.clip(size * rng.uniform(0.3, 1.3) / span, 12, 200))
+
+
+def render_scene(placements: list[Placement], rng: np.random.Generator, size: int = 640,
+                 style: TileStyle | None = None, art: str = "all", tile_px: float | None = None,
+                 camera: Camera | None = None, effects: float = 1.0, aspect: float = 1.0) -> SceneResult:
+    """Render ``placements`` as a photo ``size`` pixels wide (height = size / aspect)."""
+    if not placements:
+        raise ValueError("a scene needs at least one tile")
+    style = style or make_style(rng, face_sets_for(art))
+    cam = camera or random_camera(rng, placements, style.dims)
+    w, h = size, int(round(size / aspect))
+    if tile_px is None:
+        tile_px = _random_tile_px(rng, placements, style, cam, min(w, h))
+    frame = fit_frame(placements, style, cam, min(w, h), tile_px, rng)
+    if w != h:
+        frame.offset = frame.offset + np.array([(w - min(w, h)) / 2, (h - min(w, h)) / 2])
+    canvas, table_kind = background.table(rng, h, w)
+    if rng.random() < 0.5:  # the table is darker/brighter than the tiles
+        canvas *= rng.uniform(0.6, 1.1)
+    light_az, light_el = rng.uniform(0, 2 * np.pi), math.radians(rng.uniform(30, 80))
+    light = np.array([math.cos(light_az) * math.cos(light_el), math.sin(light_az) * math.cos(light_el),
+                      math.sin(light_el)])
+    ambient = float(rng.uniform(0.45, 0.8))
+    shadow = float(rng.uniform(0.0, 0.55))
+    labels = render_tiles(canvas, placements, style, cam, frame, rng, light, ambient, shadow)
+    image = photo.apply(canvas, rng, effects)
+    meta = {
+        "style": style.describe(), "table": table_kind,
+        "camera": {"elevation": round(cam.elevation, 1), "azimuth": round(cam.azimuth % 360, 1),
+                   "roll": round(cam.roll, 1), "distance": round(cam.distance, 2)},
+        "tile_px": round(tile_px, 1), "tiles": len(placements), "labelled": len(labels),
+    }
+    return SceneResult(image, labels, meta)
+
+
+def random_scene(seed: int, size: int = 640, art: str = "all") -> SceneResult:
+    """One training image, fully determined by ``seed`` (and the art present)."""
+    rng = np.random.default_rng(seed)
+    style = make_style(rng, face_sets_for(art))
+    placements, kind = random_placements(rng, style.dims)
+    if len(placements) > 80:
+        placements = placements[:80]
+    result = render_scene(placements, rng, size, style=style, effects=1.0 if rng.random() < 0.95 else 0.0)
+    result.meta["layout"] = kind
+    return result
+
+
+def centre_of(box) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
+__all__ = ["SceneResult", "render_scene", "random_scene", "random_placements", "box_corners"]

@@ -1,0 +1,164 @@
+"""A tile set's look (face art, body and back colours, proportions, corner indices) and the
+face textures built from it.  One scene normally uses one set, as a real photo does."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision.kinds import KINDS
+
+from .art import FaceSet
+from .fonts import latin_fonts, load_font, symbol_fonts
+from .geometry import TileDims
+from .procedural import draw_glyph, procedural_fonts, unicode_glyph
+
+TEX_H = 128
+
+FACE_COLOURS = [(242, 236, 218), (248, 247, 242), (236, 226, 196), (240, 240, 232), (232, 236, 222),
+                (245, 238, 205), (225, 222, 210), (250, 244, 228)]
+BACK_COLOURS = {
+    "green": (40, 120, 60), "darkgreen": (20, 80, 45), "blue": (40, 80, 170), "navy": (25, 35, 90),
+    "lightblue": (110, 170, 220), "yellow": (225, 190, 40), "orange": (230, 120, 30), "red": (180, 30, 35),
+    "pink": (230, 130, 170), "purple": (110, 60, 150), "black": (30, 30, 32), "brown": (120, 75, 40),
+    "teal": (30, 130, 130), "bamboo": (200, 170, 100), "white": (235, 232, 222), "grey": (140, 140, 140),
+}
+CORNER_SUIT = {"m": ["C", "K", ""], "p": ["D", "C", ""], "s": ["B", "S", ""]}
+CORNER_HONOUR = {"E": "E", "S": "S", "W": "W", "N": "N", "R": "R", "G": "G", "Wh": "W"}
+
+
+@dataclass
+class TileStyle:
+    name: str
+    glyphs: dict[str, np.ndarray]  # kind -> RGBA glyph layer (or opaque face)
+    opaque: bool
+    face_colour: tuple[int, int, int]
+    body_colour: tuple[int, int, int]
+    back_colour: tuple[int, int, int]
+    back_name: str
+    dims: TileDims
+    glyph_scale: float
+    corner_index: bool
+    corner_font: str | None
+    corner_colour: tuple[int, int, int]
+    radius: float
+    corner_variant: int = 0
+    textures: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def texture(self, kind: str) -> np.ndarray:
+        """RGBA face texture (rounded corners transparent) for ``kind``; ``X`` gives the back."""
+        if kind not in self.textures:
+            self.textures[kind] = _build_texture(self, kind)
+        return self.textures[kind]
+
+    def describe(self) -> dict:
+        return {"art": self.name, "back": self.back_name, "face_colour": self.face_colour,
+                "thickness": round(self.dims.thickness, 3), "height": round(self.dims.height, 3),
+                "corner_index": self.corner_index}
+
+
+def _rounded_alpha(h: int, w: int, radius_px: float) -> np.ndarray:
+    import cv2
+
+    a = np.zeros((h * 4, w * 4), np.uint8)
+    r = int(radius_px * 4)
+    cv2.rectangle(a, (r, 0), (w * 4 - 1 - r, h * 4 - 1), 255, -1)
+    cv2.rectangle(a, (0, r), (w * 4 - 1, h * 4 - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w * 4 - 1 - r, r), (r, h * 4 - 1 - r), (w * 4 - 1 - r, h * 4 - 1 - r)):
+        cv2.circle(a, (cx, cy), r, 255, -1)
+    return cv2.resize(a, (w, h), interpolation=cv2.INTER_AREA)
+
+
+def _corner_text(kind: str, rng_choice: int) -> str:
+    if kind[0] in "fj":
+        return kind[1]
+    if kind in CORNER_HONOUR:
+        return CORNER_HONOUR[kind]
+    letters = CORNER_SUIT[kind[1]]
+    return kind[0] + letters[rng_choice % len(letters)]
+
+
+def _build_texture(style: TileStyle, kind: str) -> np.ndarray:
+    import cv2
+
+    th = TEX_H
+    tw = int(round(TEX_H * style.dims.width / style.dims.height))
+    yy = np.linspace(0, 1, th, dtype=np.float32)[:, None, None]
+    if kind == "X":
+        base = np.array(style.back_colour, np.float32)
+        tex = np.broadcast_to(base, (th, tw, 3)).copy() * (1.0 + 0.06 * (0.5 - yy))
+    else:
+        base = np.array(style.face_colour, np.float32)
+        tex = np.broadcast_to(base, (th, tw, 3)).copy() * (1.0 + 0.04 * (0.5 - yy))
+        glyph = style.glyphs[kind]
+        if style.opaque:
+            g = cv2.resize(glyph, (tw, th), interpolation=cv2.INTER_AREA).astype(np.float32)
+            a = g[..., 3:4] / 255.0
+            tex = tex * (1 - a) + g[..., :3] * a
+        else:
+            gh, gw = int(th * style.glyph_scale), int(tw * style.glyph_scale)
+            g = cv2.resize(glyph, (gw, gh), interpolation=cv2.INTER_AREA).astype(np.float32)
+            y0, x0 = (th - gh) // 2, (tw - gw) // 2
+            a = g[..., 3:4] / 255.0
+            region = tex[y0:y0 + gh, x0:x0 + gw]
+            tex[y0:y0 + gh, x0:x0 + gw] = region * (1 - a) + g[..., :3] * a
+        if style.corner_index:
+            tex = _draw_corner_index(tex, kind, style)
+    alpha = _rounded_alpha(th, tw, style.radius * tw)
+    out = np.dstack([np.clip(tex, 0, 255).astype(np.uint8), alpha])
+    return out
+
+
+def _draw_corner_index(tex: np.ndarray, kind: str, style: TileStyle) -> np.ndarray:
+    from PIL import Image, ImageDraw
+
+    img = Image.fromarray(np.clip(tex, 0, 255).astype(np.uint8))
+    draw = ImageDraw.Draw(img)
+    text = _corner_text(kind, style.corner_variant)
+    size = max(10, int(tex.shape[0] * (0.13 if len(text) == 1 else 0.11)))
+    font = load_font(style.corner_font, size)
+    draw.text((tex.shape[1] * 0.07, tex.shape[0] * 0.04), text, font=font, fill=style.corner_colour)
+    return np.asarray(img).astype(np.float32)
+
+
+def make_style(rng: np.random.Generator, face_sets: tuple[FaceSet, ...], backs: bool = True) -> TileStyle:
+    """A random tile set: one art source (completed with procedural faces), random body."""
+    cjk, latin = procedural_fonts(rng)
+    choices = [s.name for s in face_sets] + ["procedural"] * max(1, len(face_sets) // 2)
+    if symbol_fonts():
+        choices.append("unicode")
+    name = choices[int(rng.integers(len(choices)))]
+    glyphs: dict[str, np.ndarray] = {}
+    opaque = False
+    kinds = [k for k in KINDS if k != "X"]
+    if name == "unicode":
+        ink = [(20, 20, 20), (30, 40, 120), (120, 20, 20), (20, 80, 40)][int(rng.integers(4))]
+        for k in kinds:
+            glyphs[k] = unicode_glyph(k, symbol_fonts()[0], ink)
+    elif name != "procedural":
+        fs = next(s for s in face_sets if s.name == name)
+        opaque = fs.opaque
+        for k in kinds:
+            variants = fs.faces.get(k)
+            if variants:
+                glyphs[k] = variants[int(rng.integers(len(variants)))]
+    for k in kinds:  # complete missing kinds procedurally
+        if k not in glyphs:
+            glyphs[k] = draw_glyph(k, rng, cjk, latin)
+    back_name = list(BACK_COLOURS)[int(rng.integers(len(BACK_COLOURS)))]
+    back = tuple(int(np.clip(c + rng.integers(-18, 19), 0, 255)) for c in BACK_COLOURS[back_name])
+    face = tuple(int(np.clip(c + rng.integers(-8, 9), 0, 255)) for c in FACE_COLOURS[int(rng.integers(len(FACE_COLOURS)))])
+    single = rng.random() < 0.15
+    dims = TileDims(width=1.0, height=float(rng.uniform(1.22, 1.45)), thickness=float(rng.uniform(0.5, 0.85)),
+                    back_fraction=0.0 if single else float(rng.uniform(0.25, 0.65)))
+    body = tuple(int(c * rng.uniform(0.93, 1.0)) for c in face)
+    fonts = list(latin_fonts()) or [None]
+    corner = rng.random() < 0.3
+    return TileStyle(
+        name=name, glyphs=glyphs, opaque=opaque, face_colour=face, body_colour=body, back_colour=back,
+        back_name=back_name, dims=dims, glyph_scale=float(rng.uniform(0.72, 0.95)), corner_index=corner,
+        corner_font=fonts[int(rng.integers(len(fonts)))],
+        corner_colour=[(20, 20, 20), (180, 20, 20), (20, 40, 150), (20, 110, 40)][int(rng.integers(4))],
+        radius=float(rng.uniform(0.05, 0.16)), corner_variant=int(rng.integers(3)),
+    )
