@@ -1,0 +1,142 @@
+"""The ASGI app: the phone page (``web/static``) and the JSON API it uses.
+
+The API is documented by FastAPI itself: ``/docs`` (interactive) and ``/openapi.json``.
+Handlers only translate HTTP <-> :class:`web.services.WebServices`; every error leaves as
+JSON ``{"detail": "message"}`` with a 4xx/5xx status, and nothing a client sends can stop
+the server (unexpected exceptions become a 500 answer)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Literal
+
+from fastapi import FastAPI, File, Request, UploadFile
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from web.photo import MAX_UPLOAD_BYTES
+from web.services import Context, Recognize, ServiceError, WebServices
+
+STATIC = Path(__file__).resolve().parent / "static"
+log = logging.getLogger("mjscore.web")
+
+Wind = Literal["E", "S", "W", "N"]
+
+
+class ContextIn(BaseModel):
+    """What the photo cannot show. Missing values are reported back in ``missing``."""
+    seat: Wind | None = Field(None, description="seat wind of the winner")
+    prevailing_wind: Wind | None = None
+    winning_tile: str | None = Field(None, description="tile token, e.g. 6s, R, Wh")
+    win_type: Literal["self_drawn", "discard", "robbed_kong"] | None = None
+    ruleset: Literal["nts", "nts-app"] = "nts"
+    special: list[Literal["last_wall_tile", "kong_replacement", "kong_on_kong", "heavenly", "earth"]] = []
+    lang: Literal["en", "nl"] = "en"
+
+
+class TileIn(BaseModel):
+    kind: str = Field(..., description="spec §1.1 token or X (face down)", examples=["5p"])
+    box: list[float] = Field(..., min_length=4, max_length=4, description="x1, y1, x2, y2 in photo pixels")
+    confidence: float = 1.0
+    alternatives: list[tuple[str, float]] = []
+    angle: int = 0
+
+
+class ScoreIn(BaseModel):
+    """Score the tiles of a scan (corrected or not) or a hand in notation, in a context."""
+    tiles: list[TileIn] | None = Field(None, description="tiles as /api/scan returned them, corrected")
+    hand: str | None = Field(None, description="spec §1.2 notation; overrides the tiles",
+                             examples=["[EEE] RRR 234m 88s 45s +6s"])
+    context: ContextIn = ContextIn()
+
+
+class SessionIn(BaseModel):
+    players: list[str] = Field(..., min_length=4, max_length=4, description="in seating order; the first is East")
+    ruleset: Literal["nts", "nts-app"] = "nts"
+    name: str | None = None
+
+
+class GameIn(BaseModel):
+    """A won game: the winner's hand in notation (``+winning tile``) and how it was won."""
+    winner: str
+    hand: str = Field(..., examples=["[EEE] RRR 234m 88s 45s +6s"])
+    win_type: Literal["self_drawn", "discard", "robbed_kong"] = "discard"
+    seat: Wind | None = Field(None, description="the seat the hand was scored for (checked)")
+    prevailing_wind: Wind | None = Field(None, description="nts-app: the wind thrown at the table")
+    special: list[str] = []
+    discarder: str | None = None
+    scores: dict[str, int] = Field({}, description="other players' scores counted at the table")
+
+
+def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None = None,
+               max_upload_bytes: int = MAX_UPLOAD_BYTES) -> FastAPI:
+    """The app. ``recognize`` replaces the shipped recognizer (rgb -> list[TileRead])."""
+    services = WebServices(recognize=recognize, db_path=db_path)
+    app = FastAPI(title="mjscore", version="0.1.0",
+                  description="Score a mahjong hand from a photo: scan, correct, score, keep a session.")
+    app.state.services = services
+
+    @app.exception_handler(ServiceError)
+    async def _service_error(_request: Request, exc: ServiceError):
+        return JSONResponse({"detail": exc.message}, status_code=exc.status)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_request: Request, exc: Exception):
+        log.exception("unexpected error")
+        return JSONResponse({"detail": f"internal error: {type(exc).__name__}: {exc}"}, status_code=500)
+
+    @app.middleware("http")
+    async def _limit_body(request: Request, call_next):
+        """Refuse an oversized upload from its Content-Length before reading it."""
+        length = request.headers.get("content-length")
+        if length and length.isdigit() and int(length) > max_upload_bytes + 64 * 1024:
+            return JSONResponse({"detail": f"the upload is {int(length) / 1e6:.1f} MB; at most "
+                                           f"{max_upload_bytes / 1e6:.0f} MB is accepted"}, status_code=413)
+        return await call_next(request)
+
+    @app.get("/", include_in_schema=False)
+    def index():
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/api/health", summary="Which parts (recognizer model, engine, sessions) are installed")
+    def health() -> dict:
+        return services.health()
+
+    @app.post("/api/scan", summary="Photo -> tiles with boxes, grouping and hand notation")
+    async def scan(photo: UploadFile = File(..., description="JPEG, PNG or WebP photo of the hand")) -> dict:
+        data = await photo.read(max_upload_bytes + 1)
+        if len(data) > max_upload_bytes:
+            raise ServiceError(413, f"the photo is larger than {max_upload_bytes / 1e6:.0f} MB")
+        return await run_in_threadpool(services.scan, data)
+
+    @app.post("/api/score", summary="Tiles or notation + context -> hand and score breakdown")
+    def score(body: ScoreIn) -> dict:
+        c = body.context
+        ctx = Context(c.seat, c.prevailing_wind, c.winning_tile, c.win_type, c.ruleset, c.special, c.lang)
+        tiles = [t.model_dump() for t in body.tiles] if body.tiles else None
+        return services.score(tiles, body.hand, ctx)
+
+    @app.get("/api/sessions", summary="Sessions with seats, prevailing wind and standings")
+    def sessions(all: bool = False) -> list[dict]:
+        return services.list_sessions(open_only=not all)
+
+    @app.post("/api/sessions", status_code=201, summary="Start a session (nts or nts-app)")
+    def new_session(body: SessionIn) -> dict:
+        return services.new_session(body.players, body.ruleset, body.name)
+
+    @app.get("/api/sessions/{session_id}", summary="One session")
+    def session(session_id: int) -> dict:
+        return services.get_session(session_id)
+
+    @app.post("/api/sessions/{session_id}/games", status_code=201, summary="Add a won game to a session")
+    def add_game(session_id: int, body: GameIn) -> dict:
+        return services.add_game(session_id, winner=body.winner, hand=body.hand, win_type=body.win_type,
+                                 seat=body.seat, special=body.special, discarder=body.discarder,
+                                 scores=body.scores, prevailing_wind=body.prevailing_wind)
+
+    return app

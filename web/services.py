@@ -1,0 +1,305 @@
+"""The one place where the web layer meets the rest of the project.
+
+HTTP handlers (``web.app``) call only this module; it calls the recognizer
+(``vision.recognize_image``), the layout step (``vision.layout``), the photo -> hand -> score
+pipeline (``handscan``), the scoring engine (``scoring.score_request``, through handscan) and
+the match book (``match``). When one of those changes, only this file follows.
+
+Every failure a client can cause comes out as :class:`ServiceError` with an HTTP status and
+a message that names the problem; a missing model or engine is 503, never a crash.
+
+DECISIONS:
+- The server keeps no photo and no scan state. ``scan`` returns the tiles; the page sends
+  the (corrected) tiles back with the context to ``score``, which groups them again. The
+  API is therefore stateless and safe under concurrent use.
+- A corrected tile gets confidence 1 and no alternatives (the user has seen it).
+- Recognition runs at most ``scan_slots`` photos at a time (it is CPU-heavy); further
+  requests wait their turn.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable, Sequence
+
+from web.labels import label
+from web.photo import PhotoError, decode_photo
+
+MAX_TILES = 60
+Recognize = Callable[..., list]           # rgb array -> list[TileRead]
+
+
+class ServiceError(Exception):
+    """A request the service cannot answer; ``status`` is the HTTP status."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def default_recognize(rgb):
+    """The shipped recognizer (``vision.recognize_image``)."""
+    from vision import recognize_image
+
+    return recognize_image(rgb)
+
+
+@dataclass
+class Context:
+    """What the photo cannot show, as the page sends it (raw strings; checked by handscan)."""
+    seat: str | None = None
+    prevailing_wind: str | None = None
+    winning_tile: str | None = None
+    win_type: str | None = None
+    ruleset: str = "nts"
+    special: Sequence[str] = ()
+    lang: str = "en"
+
+
+class WebServices:
+    def __init__(self, recognize: Recognize | None = None, db_path: str | Path | None = None,
+                 scan_slots: int = 2):
+        self._recognize = recognize or default_recognize
+        self._db_path = Path(db_path) if db_path else None
+        self._scan_slots = threading.BoundedSemaphore(scan_slots)
+        self._session_lock = threading.Lock()
+
+    # ------------------------------------------------------------------ status
+
+    def health(self) -> dict:
+        """Which parts are installed (the page warns when one is missing)."""
+        out = {"recognizer": True, "engine": True, "sessions": True}
+        if self._recognize is default_recognize:
+            try:
+                from vision.models import CLASSIFIER, DETECTOR, MODELS_DIR
+                out["recognizer"] = all((MODELS_DIR / n).exists() for n in (DETECTOR, CLASSIFIER))
+            except Exception:
+                out["recognizer"] = False
+        try:
+            from scoring import score_request  # noqa: F401
+        except Exception:
+            out["engine"] = False
+        try:
+            import match.session  # noqa: F401
+        except Exception:
+            out["sessions"] = False
+        return out
+
+    # ------------------------------------------------------------------ scan
+
+    def scan(self, data: bytes) -> dict:
+        """Photo bytes -> tiles (boxes in upright full-resolution pixels), grouping and notation."""
+        from vision.layout import group_tiles
+        from vision.types import TileRead
+
+        start = time.perf_counter()
+        try:
+            photo = decode_photo(data)
+        except PhotoError as exc:
+            raise ServiceError(exc.status, exc.message) from None
+        decoded = time.perf_counter()
+        with self._scan_slots:
+            try:
+                tiles = list(self._recognize(photo.rgb))
+            except FileNotFoundError as exc:
+                raise ServiceError(503, f"the tile recognizer is not installed: {exc}") from None
+            except ImportError as exc:
+                raise ServiceError(503, f"the tile recognizer is not available: {exc}") from None
+            except Exception as exc:
+                if type(exc).__name__ == "ImageError":
+                    raise ServiceError(400, f"the recognizer cannot read this photo: {exc}") from None
+                raise ServiceError(500, f"the recognizer failed on this photo: "
+                                        f"{type(exc).__name__}: {exc}") from None
+        recognised = time.perf_counter()
+        if photo.scale != 1.0:
+            k = 1.0 / photo.scale
+            tiles = [replace(t, box=tuple(float(v) * k for v in t.box)) for t in tiles]
+        tiles = [t if isinstance(t, TileRead) else TileRead(**t) for t in tiles][:MAX_TILES]
+        layout = group_tiles(tiles)
+        from handscan.pipeline import LOW_CONFIDENCE, low_confidence_tiles
+        return {
+            "width": photo.width, "height": photo.height, "format": photo.format,
+            "tiles": _tiles_json(layout.tiles),
+            "layout": layout.to_json(),
+            "hand": layout.notation,
+            "low_confidence_tiles": low_confidence_tiles(layout.tiles),
+            "low_confidence_threshold": LOW_CONFIDENCE,
+            "timing_ms": {"decode": round((decoded - start) * 1000, 1),
+                          "recognize": round((recognised - decoded) * 1000, 1),
+                          "total": round((time.perf_counter() - start) * 1000, 1)},
+        }
+
+    # ------------------------------------------------------------------ score
+
+    def score(self, tiles: Sequence[dict] | None, hand: str | None, ctx: Context) -> dict:
+        """Tiles (as ``scan`` returned them, possibly corrected) or a hand in notation, plus
+        the context -> hand notation and the engine's breakdown with readable labels."""
+        from handscan.context import ContextError, make_context
+        from handscan.pipeline import evaluate
+        from vision.layout import group_tiles
+
+        try:
+            context = make_context(ctx.seat, ctx.prevailing_wind, ctx.winning_tile, ctx.win_type,
+                                   ctx.ruleset, list(ctx.special), ctx.lang)
+        except ContextError as exc:
+            raise ServiceError(422, str(exc)) from None
+        if hand is not None and not hand.strip():
+            hand = None
+        if not tiles and hand is None:
+            raise ServiceError(422, "send the tiles from a scan or a hand in notation")
+        layout = group_tiles(_tiles_from_json(tiles or []))
+        try:
+            res = evaluate("upload", layout, context, hand=hand)
+        except RuntimeError as exc:                     # engine not installed
+            raise ServiceError(503, str(exc)) from None
+        out = res.to_json()
+        out.pop("photo", None)
+        out["missing"] = [f[len("missing_"):] for f in res.flags if f.startswith("missing_")]
+        out["breakdown"] = breakdown(res.score, ctx.lang) if res.score else None
+        return out
+
+    # ------------------------------------------------------------------ sessions
+
+    def _book(self):
+        from match.session import MatchBook
+        from match.store import Store, StoreError, default_db_path
+
+        try:
+            return MatchBook(Store(self._db_path or default_db_path()))
+        except StoreError as exc:
+            raise ServiceError(503, str(exc)) from None
+
+    def _session_call(self, func):
+        from match.model import SessionError
+        from match.store import StoreError
+
+        with self._session_lock:
+            book = self._book()
+            try:
+                return func(book)
+            except SessionError as exc:
+                msg = str(exc)
+                raise ServiceError(404 if msg.startswith("there is no session") else 422, msg) from None
+            except StoreError as exc:
+                raise ServiceError(503, str(exc)) from None
+            finally:
+                book.store.close()
+
+    def list_sessions(self, open_only: bool = True) -> list[dict]:
+        return self._session_call(lambda book: [session_json(v) for v in book.list_sessions()
+                                                if not (open_only and v.finished)])
+
+    def get_session(self, session_id: int) -> dict:
+        return self._session_call(lambda book: session_json(book.view(session_id)))
+
+    def new_session(self, players: list[str], ruleset: str, name: str | None = None) -> dict:
+        if ruleset == "riichi":
+            raise ServiceError(422, "riichi sessions are kept with `mjscore session` (han/fu); "
+                                    "the page scores nts and nts-app hands")
+        return self._session_call(lambda book: session_json(book.new_session(players, ruleset, name)))
+
+    def add_game(self, session_id: int, *, winner: str, hand: str, win_type: str,
+                 seat: str | None = None, special: Sequence[str] = (), discarder: str | None = None,
+                 scores: dict[str, int] | None = None, prevailing_wind: str | None = None) -> dict:
+        """Record a won NTS / nts-app game: the winner's hand (notation with ``+tile``) and the
+        other players' scores as counted at the table. ``seat``, when given, must be the
+        winner's seat in the session (the hand was scored with it)."""
+        from match.model import NtsGame
+
+        def add(book):
+            view = book.view(session_id)
+            if view.ruleset == "riichi":
+                raise ServiceError(422, "this is a riichi session: record it with `mjscore session hand`")
+            names = {p.casefold(): p for p in view.players}
+            who = names.get(winner.strip().casefold())
+            if who is None:
+                raise ServiceError(422, f"{winner!r} does not play in session {view.id} "
+                                        f"({', '.join(view.players)})")
+            if seat and view.seats[who] != seat:
+                raise ServiceError(422, f"{who} sits {view.seats[who]} in this game of the session, "
+                                        f"but the hand was scored for seat {seat}: set the seat wind to "
+                                        f"{view.seats[who]}")
+            wind = prevailing_wind
+            if view.ruleset == "nts" and wind and wind != view.prevailing_wind:
+                raise ServiceError(422, f"the prevailing wind of this game is {view.prevailing_wind}, "
+                                        f"but the hand was scored with {wind}")
+            game = NtsGame(winner=who, winner_hand=hand, win_type=win_type, discarder=discarder or None,
+                           special=tuple(special), scores=dict(scores or {}),
+                           prevailing_wind=wind if view.ruleset == "nts-app" else None, photo="web upload")
+            record = book.add_game(view.id, game)
+            return {"game": _game_json(record), "session": session_json(book.view(view.id))}
+
+        return self._session_call(add)
+
+
+# ---------------------------------------------------------------------- JSON helpers
+
+def _tiles_json(tiles) -> list[dict]:
+    return [dict(t.to_json(), number=i + 1) for i, t in enumerate(tiles)]
+
+
+def _tiles_from_json(items: Sequence[dict]) -> list:
+    """Tiles sent back by the page, checked: known kinds, four finite box numbers."""
+    import math
+
+    from vision.kinds import KIND_INDEX
+    from vision.types import TileRead
+
+    if len(items) > MAX_TILES:
+        raise ServiceError(422, f"{len(items)} tiles sent; at most {MAX_TILES} are accepted")
+    tiles = []
+    for n, item in enumerate(items, 1):
+        kind = item.get("kind")
+        if kind not in KIND_INDEX:
+            raise ServiceError(422, f"tile {n}: {kind!r} is not a tile kind (1m..9m, 1p..9p, 1s..9s, "
+                                    "E S W N, R G Wh, f1..f4, j1..j4, X)")
+        box = item.get("box")
+        if (not isinstance(box, (list, tuple)) or len(box) != 4
+                or not all(isinstance(v, (int, float)) and math.isfinite(v) for v in box)):
+            raise ServiceError(422, f"tile {n}: box must be four numbers x1, y1, x2, y2")
+        angle = int(item.get("angle") or 0)
+        if angle not in (0, 90, 180, 270):
+            raise ServiceError(422, f"tile {n}: angle must be 0, 90, 180 or 270, not {angle}")
+        conf = float(item.get("confidence", 1.0))
+        alts = tuple((str(k), float(p)) for k, p in item.get("alternatives") or () if k in KIND_INDEX)
+        tiles.append(TileRead(kind, tuple(float(v) for v in box), min(max(conf, 0.0), 1.0), alts, angle))
+    return tiles
+
+
+def breakdown(score: dict, lang: str = "en") -> dict:
+    """The engine's answer as labelled lines for the page."""
+    if not score.get("valid"):
+        reason = score.get("reason") or "error"
+        return {"valid": False, "reason": reason, "reason_label": label(reason, lang),
+                "message": score.get("message")}
+    limit = score.get("limit_hand")
+    return {
+        "valid": True,
+        "decomposition": score.get("decomposition", []),
+        "base_points": [{"code": c, "label": label(c, lang), "points": p} for c, p in score.get("base_points") or []],
+        "doublings": [{"code": c, "label": label(c, lang), "doublings": n} for c, n in score.get("doublings") or []],
+        "base_total": score.get("base_total"),
+        "doublings_total": score.get("doublings_total"),
+        "total_before_limit": score.get("total_before_limit"),
+        "limit_hand": limit,
+        "limit_label": label(limit, lang) if limit else None,
+        "final": score.get("final"),
+    }
+
+
+def session_json(view) -> dict:
+    return {
+        "id": view.id, "name": view.name, "ruleset": view.ruleset, "players": list(view.players),
+        "seats": dict(view.seats), "prevailing_wind": view.prevailing_wind,
+        "games_played": len(view.games), "finished": view.finished,
+        "standings": [{"rank": r, "player": p, "total": t} for r, p, t in view.standings()],
+    }
+
+
+def _game_json(record: dict) -> dict:
+    keep = ("number", "winner", "winner_hand", "win_type", "prevailing_wind", "seats", "deltas", "hand_scores")
+    return {k: record[k] for k in keep if k in record}
