@@ -1,0 +1,36 @@
+"""Configuration switches (spec §19) and the rulesets the engine knows."""
+
+from __future__ import annotations
+
+RULESETS = ("nts", "nts-app")
+WIN_TYPES = ("self_drawn", "discard", "robbed_kong")
+SPECIALS = ("last_wall_tile", "kong_replacement", "kong_on_kong", "heavenly", "earth")
+WIND_NAMES = ("E", "S", "W", "N")
+
+DEFAULTS = {
+    "wind_pair_points": True,
+    "open_kong_counts_as_concealed_pung": False,
+    "twins_allow_duplicate_pairs": True,
+    "limit": 2000,
+    "min_doublings": 2,
+}
+RULESET_DEFAULTS = {"nts": {}, "nts-app": {"wind_pair_points": False}}
+
+
+class ConfigError(ValueError):
+    """An unknown switch or a value of the wrong type."""
+
+
+def resolve(ruleset: str, overrides: dict | None = None) -> dict:
+    """Defaults of the ruleset with the caller's switches on top (checked)."""
+    cfg = {**DEFAULTS, **RULESET_DEFAULTS.get(ruleset, {})}
+    for key, value in (overrides or {}).items():
+        if key not in DEFAULTS:
+            raise ConfigError(f"unknown config switch {key!r} (known: {', '.join(DEFAULTS)})")
+        want = type(DEFAULTS[key])
+        if want is int and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            raise ConfigError(f"config {key!r} must be a non-negative whole number, not {value!r}")
+        if want is bool and not isinstance(value, bool):
+            raise ConfigError(f"config {key!r} must be true or false, not {value!r}")
+        cfg[key] = value
+    return cfg
