@@ -234,3 +234,26 @@ def test_nts_app_session_with_flowers_and_thrown_winds(cli):
     assert totals == {"Anna": -364, "Bram": 144, "Cor": -52, "Dirk": 272}
     shown = cli("show", "--lang", "nl").stdout
     assert "Stand" in shown and "eerder gestopt" in shown
+
+
+def test_some_hands_and_some_counted_scores_settle_like_the_whole_table(cli):
+    # SET-02 again, but only Anna's hand is laid out; Cor and Dirk say their scores.
+    # Same numbers as game 1 of the match: Anna 16 (concealed red pung 8, dragon doubling),
+    # Cor 0, Dirk 2 -> -212 / +544 / -170 / -162.
+    cli("new", "--players", ",".join(PLAYERS))
+    cli("hand", "--winner", "Bram", "--hand", "[GGG] [SSS] 234m567pWh +Wh",
+        "--hand-of", "Anna=RRR147m258p369sWh", "--score-of", "Cor=0", "--score-of", "Dirk=2")
+    game = exported(cli)["games"][0]
+    assert game["hand_scores"] == {"Anna": 16, "Bram": 136, "Cor": 0, "Dirk": 2}
+    assert game["deltas"] == {"Anna": -212, "Bram": 544, "Cor": -170, "Dirk": -162}
+
+
+def test_a_hand_the_engine_rejects_is_reported_and_not_stored(cli):
+    cli("new", "--players", ",".join(PLAYERS))
+    # one doubling only (dragon pung): below the NTS minimum of two (§7)
+    result = cli("hand", "--winner", "Bram", "--hand", "[GGG] 234m567p99s45s +6s",
+                 "--score-of", "Anna=0", "--score-of", "Cor=0", "--score-of", "Dirk=0",
+                 ok=False)
+    assert result.exit_code == 1 and "min_doublings" in result.stderr
+    assert "Traceback" not in result.output
+    assert exported(cli)["games"] == []
