@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from web.photo import MAX_UPLOAD_BYTES
+from web.photo import MAX_UPLOAD_BYTES, size_text
 from web.services import Context, Recognize, ServiceError, WebServices
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -93,8 +93,8 @@ def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None
         """Refuse an oversized upload from its Content-Length before reading it."""
         length = request.headers.get("content-length")
         if length and length.isdigit() and int(length) > max_upload_bytes + 64 * 1024:
-            return JSONResponse({"detail": f"the upload is {int(length) / 1e6:.1f} MB; at most "
-                                           f"{max_upload_bytes / 1e6:.0f} MB is accepted"}, status_code=413)
+            return JSONResponse({"detail": f"the upload is {size_text(int(length))}; at most "
+                                           f"{size_text(max_upload_bytes)} is accepted"}, status_code=413)
         return await call_next(request)
 
     @app.get("/", include_in_schema=False)
@@ -111,7 +111,8 @@ def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None
     async def scan(photo: UploadFile = File(..., description="JPEG, PNG or WebP photo of the hand")) -> dict:
         data = await photo.read(max_upload_bytes + 1)
         if len(data) > max_upload_bytes:
-            raise ServiceError(413, f"the photo is larger than {max_upload_bytes / 1e6:.0f} MB")
+            raise ServiceError(413, f"the photo is larger than {size_text(max_upload_bytes)}; "
+                                    f"at most {size_text(max_upload_bytes)} is accepted")
         return await run_in_threadpool(services.scan, data)
 
     @app.post("/api/score", summary="Tiles or notation + context -> hand and score breakdown")

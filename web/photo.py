@@ -51,6 +51,11 @@ class Photo:
     format: str
 
 
+def size_text(n: int) -> str:
+    """Bytes for a message: ``15.2 MB``, ``840 kB``."""
+    return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{max(1, round(n / 1e3))} kB"
+
+
 def sniff_format(data: bytes) -> str | None:
     """The image format from the first bytes (JPEG, PNG, WEBP), or None."""
     for magic, name in _MAGIC:
@@ -69,8 +74,7 @@ def decode_photo(data: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES, max_pixels: 
     if not data:
         raise PhotoError(400, "the upload is empty: choose or take a photo")
     if len(data) > max_bytes:
-        raise PhotoError(413, f"the photo is {len(data) / 1e6:.1f} MB; at most "
-                              f"{max_bytes / 1e6:.0f} MB is accepted")
+        raise PhotoError(413, f"the photo is {size_text(len(data))}; at most {size_text(max_bytes)} is accepted")
     fmt = sniff_format(data)
     if fmt is None:
         raise PhotoError(415, "the upload is not a JPEG, PNG or WebP image "

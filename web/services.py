@@ -183,7 +183,8 @@ class WebServices:
                 return func(book)
             except SessionError as exc:
                 msg = str(exc)
-                raise ServiceError(404 if msg.startswith("there is no session") else 422, msg) from None
+                status = 404 if msg.startswith("there is no session") else 503 if "not installed" in msg else 422
+                raise ServiceError(status, msg) from None
             except StoreError as exc:
                 raise ServiceError(503, str(exc)) from None
             finally:

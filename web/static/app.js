@@ -258,12 +258,14 @@ function renderScore(res, error) {
   note.className = "status"; note.textContent = ""; body.replaceChildren(); warns.replaceChildren();
   $("#breakdown").hidden = true;
   $("#final").textContent = "–";
+  $("#bar-final").textContent = "–"; $("#bar-note").textContent = "";
   $("#hand").textContent = res ? (res.hand || "") : "";
   $("#result").dataset.state = "empty";
-  if (error) { note.className = "status error"; note.textContent = error; $("#result").dataset.state = "error"; return; }
-  if (!res) { note.textContent = t("needs_photo"); return; }
+  if (error) { note.className = "status error"; note.textContent = error; $("#bar-note").textContent = error; $("#result").dataset.state = "error"; return; }
+  if (!res) { note.textContent = t("needs_photo"); $("#bar-note").textContent = t("needs_photo"); return; }
   if (res.missing && res.missing.length) {
     note.textContent = t("missing") + ": " + res.missing.map(m => t("m_" + m.replace(/ /g, "_"))).join(", ");
+    $("#bar-note").textContent = note.textContent;
     $("#result").dataset.state = "missing";
   }
   for (const w of res.warnings || []) { const li = document.createElement("li"); li.textContent = w; warns.append(li); }
@@ -273,12 +275,15 @@ function renderScore(res, error) {
     note.className = "status error";
     note.textContent = `${t("invalid")}: ${bd.reason_label}` + (bd.message ? ` (${bd.message})` : "");
     $("#result").dataset.state = "invalid";
+    $("#bar-note").textContent = t("invalid");
     for (const a of res.alternatives || []) {
       const li = document.createElement("li"); li.textContent = `${t("closest")}: ${a.notation} → ${a.final} (${a.change})`; warns.append(li);
     }
     return;
   }
   $("#final").textContent = String(bd.final);
+  $("#bar-final").textContent = String(bd.final);
+  $("#bar-note").textContent = res.hand || "";
   $("#result").dataset.state = "scored";
   if (bd.limit_hand) body.append(row(t("limit") + ": " + bd.limit_label, bd.final, "total"));
   else {
