@@ -31,6 +31,7 @@ class FaceSet:
     name: str
     faces: dict[str, list[np.ndarray]] = field(default_factory=dict)
     opaque: bool = False
+    face_colour: tuple[int, int, int] | None = None  # the set's own face colour (jade)
 
     def kinds(self) -> list[str]:
         return [k for k in KINDS if self.faces.get(k)]
@@ -57,6 +58,10 @@ def _load_dir(directory: Path, into: FaceSet) -> None:
         into.faces.setdefault(kind, []).append(_read_rgba(path))
     if (directory / "OPAQUE").exists():
         into.opaque = True
+    if (directory / "FACE").exists():
+        rgb = tuple(int(v) for v in (directory / "FACE").read_text().split()[:3])
+        if len(rgb) == 3:
+            into.face_colour = rgb  # type: ignore[assignment]
 
 
 @lru_cache(maxsize=4)

@@ -39,7 +39,7 @@ def glare(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         cx, cy = rng.uniform(0, w), rng.uniform(0, h)
         sx, sy = rng.uniform(0.03, 0.25) * w, rng.uniform(0.03, 0.25) * h
         blob = np.exp(-(((xx - cx) / sx) ** 2 + ((yy - cy) / sy) ** 2))
-        out = out + blob[..., None] * rng.uniform(60, 200)
+        out = out + blob[..., None] * rng.uniform(30, 110)
     return out
 
 
@@ -79,7 +79,7 @@ def apply(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> n
     if strength > 0:
         img = lighting(img, rng)
         img = colour_cast(img, rng)
-        if rng.random() < 0.25 * strength:
+        if rng.random() < 0.15 * strength:
             img = glare(img, rng)
         if rng.random() < 0.5 * strength:
             img = blur(img, rng)

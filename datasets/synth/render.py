@@ -99,7 +99,7 @@ def _fill(canvas, poly, colour):
 
 def render_tiles(canvas: np.ndarray, placements: list[Placement], style: TileStyle, cam: Camera,
                  frame: Frame, rng: np.random.Generator, light: np.ndarray, ambient: float,
-                 shadow: float, min_visible: float = 0.45) -> list[TileLabel]:
+                 shadow: float, min_visible: float = 0.35) -> list[TileLabel]:
     """Draw shadows then tiles (far to near) on ``canvas`` (float RGB, modified in place)."""
     import cv2
 
@@ -127,6 +127,8 @@ def render_tiles(canvas: np.ndarray, placements: list[Placement], style: TileSty
         order.append((-float(np.linalg.norm(centre - cam_pos)), i))
     order.sort()
     hull_areas: dict[int, float] = {}
+    face_areas: dict[int, float] = {}
+    back_areas: dict[int, float] = {}
     angles: dict[int, float] = {}
     bf = style.dims.back_fraction * style.dims.thickness
     for _, i in order:
@@ -141,6 +143,9 @@ def render_tiles(canvas: np.ndarray, placements: list[Placement], style: TileSty
                 continue
             quad = frame.to_px(cam.project(pts)[0])
             gain = float(_shade((1, 1, 1), normal, light, ambient)[0])
+            if name in ("face", "back"):
+                area = float(cv2.contourArea(quad.astype(np.float32)))
+                (face_areas if name == "face" else back_areas)[i] = area
             if name == "face":
                 _fill(canvas, quad, _shade(style.body_colour, normal, light, ambient))
                 _warp_texture(canvas, style.texture(p.kind), quad, gain)
@@ -178,7 +183,16 @@ def render_tiles(canvas: np.ndarray, placements: list[Placement], style: TileSty
         vis = count / max(hull_areas.get(i, 1.0), 1.0)
         if vis < min_visible or (x1 - x0) < 3 or (y1 - y0) < 3:
             continue
-        labels.append(TileLabel(p.kind, (float(x0), float(y0), float(x1), float(y1)),
+        # what the camera sees decides the label: a tile seen from behind is a back (X); one
+        # seen edge-on shows neither and is left unlabelled
+        hull = max(hull_areas.get(i, 1.0), 1.0)
+        if face_areas.get(i, 0.0) >= 0.12 * hull:
+            kind = p.kind
+        elif back_areas.get(i, 0.0) >= 0.12 * hull:
+            kind = "X"
+        else:
+            continue
+        labels.append(TileLabel(kind, (float(x0), float(y0), float(x1), float(y1)),
                                 round(angles.get(i, 0.0), 1), round(min(vis, 1.0), 3), i))
     return labels
 

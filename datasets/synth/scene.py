@@ -159,13 +159,15 @@ def random_camera(rng, placements: list[Placement], dims, rotation: float | None
 
 def _random_tile_px(rng, placements, style, cam, size) -> float:
     """Half the time a tile size (log-uniform 14..160 px), half the time a size at which the
-    layout fills 30-130% of the photo."""
-    if rng.random() < 0.5:
-        return float(np.exp(rng.uniform(np.log(14), np.log(160))))
+    layout fills 35-105% of the photo; never so large that the layout spans > 1.3 photos."""
     unit = fit_frame(placements, style, cam, size, 1.0, rng)
     pts = np.concatenate([cam.project(box_corners(p, style.dims))[0] for p in placements]) * unit.scale
     span = float(max(np.ptp(pts[:, 0]), np.ptp(pts[:, 1]), 1e-6))
-    return float(np.clip(size * rng.uniform(0.3, 1.3) / span, 12, 200))
+    if rng.random() < 0.5:
+        px = float(np.exp(rng.uniform(np.log(14), np.log(160))))
+    else:
+        px = size * rng.uniform(0.35, 1.05) / span
+    return float(np.clip(min(px, 1.3 * size / span), 10, 220))
 
 
 def render_scene(placements: list[Placement], rng: np.random.Generator, size: int = 640,

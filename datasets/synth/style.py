@@ -131,6 +131,7 @@ def make_style(rng: np.random.Generator, face_sets: tuple[FaceSet, ...], backs: 
     name = choices[int(rng.integers(len(choices)))]
     glyphs: dict[str, np.ndarray] = {}
     opaque = False
+    own_face = None
     kinds = [k for k in KINDS if k != "X"]
     if name == "unicode":
         ink = [(20, 20, 20), (30, 40, 120), (120, 20, 20), (20, 80, 40)][int(rng.integers(4))]
@@ -139,6 +140,7 @@ def make_style(rng: np.random.Generator, face_sets: tuple[FaceSet, ...], backs: 
     elif name != "procedural":
         fs = next(s for s in face_sets if s.name == name)
         opaque = fs.opaque
+        own_face = fs.face_colour
         for k in kinds:
             variants = fs.faces.get(k)
             if variants:
@@ -149,6 +151,8 @@ def make_style(rng: np.random.Generator, face_sets: tuple[FaceSet, ...], backs: 
     back_name = list(BACK_COLOURS)[int(rng.integers(len(BACK_COLOURS)))]
     back = tuple(int(np.clip(c + rng.integers(-18, 19), 0, 255)) for c in BACK_COLOURS[back_name])
     face = tuple(int(np.clip(c + rng.integers(-8, 9), 0, 255)) for c in FACE_COLOURS[int(rng.integers(len(FACE_COLOURS)))])
+    if own_face is not None and sum(own_face) < 450:  # dark faces with light glyphs (jade)
+        face = tuple(int(np.clip(c + rng.integers(-12, 13), 0, 255)) for c in own_face)
     single = rng.random() < 0.15
     dims = TileDims(width=1.0, height=float(rng.uniform(1.22, 1.45)), thickness=float(rng.uniform(0.5, 0.85)),
                     back_fraction=0.0 if single else float(rng.uniform(0.25, 0.65)))

@@ -1,0 +1,79 @@
+"""Hand scenes for end-to-end tests: notation -> layout -> photo with every tile labelled."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from datasets.synth.hand_scene import NotationError, main as hand_main, parse_notation, render_hand
+
+EXAMPLE = "[EEE] {X77pX} RRR 234m 88s 45s +6s / f1 j3"
+
+
+def test_notation_becomes_the_layout_on_the_table():
+    layout = parse_notation(EXAMPLE)
+    assert layout.concealed == ["R", "R", "R", "2m", "3m", "4m", "8s", "8s", "4s", "5s", "6s"]
+    assert layout.winning == "6s" and layout.concealed[-1] == "6s"
+    assert [m.tiles for m in layout.melds] == [["E", "E", "E"], ["X", "7p", "7p", "X"]]
+    assert [m.concealed for m in layout.melds] == [False, True]
+    assert layout.bonus == ["f1", "j3"]
+    assert Counter(layout.kinds()) == Counter(
+        {"R": 3, "E": 3, "X": 2, "7p": 2, "8s": 2, "2m": 1, "3m": 1, "4m": 1, "4s": 1, "5s": 1, "6s": 1,
+         "f1": 1, "j3": 1})
+
+
+def test_notation_aliases_and_honour_runs():
+    layout = parse_notation("[CCC] {FFFF} WhWhP 1112345678999m")
+    assert layout.melds[0].tiles == ["R"] * 3 and layout.melds[1].tiles == ["G"] * 4
+    assert layout.concealed[:3] == ["Wh", "Wh", "Wh"] and len(layout.concealed) == 16
+
+
+@pytest.mark.parametrize("bad, word", [("55P", "P"), ("[X55p]", "face-down"), ("{XXXX}", "face up"),
+                                       ("123", "suit"), ("RRR +6s +7s", "winning"), ("", "empty"),
+                                       ("RRR / 5p", "flowers")])
+def test_bad_notation_is_named(bad, word):
+    with pytest.raises(NotationError) as exc:
+        parse_notation(bad)
+    assert word in str(exc.value)
+
+
+@pytest.mark.parametrize("seed, rows, rotation, standing, sideways", [
+    (1, 2, 0.0, False, False), (2, 1, 90.0, False, True), (3, 2, 180.0, False, True), (4, 2, 20.0, True, False)])
+def test_render_hand_shows_every_tile_once(seed, rows, rotation, standing, sideways):
+    layout = parse_notation(EXAMPLE)
+    layout.rows, layout.rotation, layout.standing = rows, rotation, standing
+    if sideways:
+        layout.melds[0].sideways = 1
+    image, tiles, meta = render_hand(layout, seed, size=480, art="committed")
+    h, w = image.shape[:2]
+    assert (w, h) == (480, 360)
+    assert Counter(kind for kind, _, _ in tiles) == Counter(layout.kinds())
+    for _, (x0, y0, x1, y1), _ in tiles:
+        assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h
+    assert meta["missing"] == 0 and meta["rotation"] == rotation % 360
+    groups = Counter(t["group"] for t in meta["tiles"])
+    assert groups == Counter({"concealed": 11, "meld0": 3, "meld1": 4, "bonus": 2})
+    # upright tiles of the concealed row point the way the photo is turned
+    angles = [t["angle"] for t in meta["tiles"] if t["group"] == "concealed"]
+    diff = [abs((a - rotation + 180) % 360 - 180) for a in angles]
+    assert np.median(diff) < 25
+
+
+def test_sideways_tile_is_turned_a_quarter():
+    layout = parse_notation("[555p] 123m 456m 789m 1s +1s")
+    layout.rotation, layout.melds[0].sideways = 0.0, 0
+    _, _, meta = render_hand(layout, 5, size=480, art="committed")
+    meld = [t for t in meta["tiles"] if t["group"] == "meld0"]
+    turned = [t for t in meld if t["position"] == 0][0]
+    assert 60 < abs((turned["angle"] + 180) % 360 - 180) < 120
+
+
+def test_hand_cli_writes_a_jpeg_and_rejects_bad_notation(tmp_path, capsys):
+    out = tmp_path / "hand.jpg"
+    assert hand_main(["--notation", "RRR 234m 88s 45s 99p +6s", "--out", str(out), "--size", "320",
+                      "--art", "committed", "--seed", "3"]) == 0
+    assert out.read_bytes()[:2] == b"\xff\xd8"
+    assert hand_main(["--notation", "55P", "--out", str(out)]) == 2
+    assert "bad hand notation" in capsys.readouterr().err
