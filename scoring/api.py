@@ -102,6 +102,18 @@ def hand_from_json(data: dict, where: str = "hand") -> Hand:
     return Hand(groups, tuple(concealed), winning, tuple(bonus_here + tiles))
 
 
+def hand_to_json(hand: Hand) -> dict:
+    """The JSON form of §1.3 of a hand's tiles (context fields are the caller's)."""
+    from scoring.notation import format_group
+    from scoring.tiles import compact
+    out: dict = {"melds": [format_group(g) for g in hand.groups], "concealed": compact(list(hand.concealed))}
+    if hand.winning_tile:
+        out["winning_tile"] = hand.winning_tile
+    if hand.bonus:
+        out["bonus"] = list(hand.bonus)
+    return out
+
+
 def _text(value, field: str) -> str:
     if not isinstance(value, str):
         raise RequestError(f"{field} must be a string, not {type(value).__name__}")

@@ -218,15 +218,22 @@ def format_group(group: Group) -> str:
 
 
 def _blocks(tokens: tuple[str, ...]) -> str:
-    """Loose tiles in written order, a space between suit runs and honour runs."""
+    """Loose tiles in written order; a new block (space) where the suit changes, the number
+    run breaks (``88s 45s``) or the honour changes (``RRR GG``)."""
     blocks: list[list[str]] = []
     for t in tokens:
-        key = t[1] if len(t) == 2 and t[0].isdigit() else t
-        if blocks and blocks[-1][0] == key:
-            blocks[-1].append(t)
-        else:
-            blocks.append([key, t])
-    return " ".join(compact(b[1:]) for b in blocks)
+        if blocks:
+            prev = blocks[-1][-1]
+            suited = len(t) == 2 and t[0].isdigit()
+            if suited and len(prev) == 2 and prev[0].isdigit() and prev[1] == t[1] and \
+                    int(t[0]) in (int(prev[0]), int(prev[0]) + 1):
+                blocks[-1].append(t)
+                continue
+            if not suited and t == prev:
+                blocks[-1].append(t)
+                continue
+        blocks.append([t])
+    return " ".join(compact(b) for b in blocks)
 
 
 def format_hand(hand: Hand) -> str:

@@ -1,0 +1,228 @@
+"""`mjscore score`: score one hand written in notation, or answer one JSON request.
+
+    mjscore score "[EEE] RRR 234m 88s 45s +6s" --seat E --wind S --self-drawn --ruleset nts-app
+    mjscore score "RRR 147m258p369sWh" --seat E --wind S          # a non-winner's own score
+    mjscore score --json request.json        (or - for stdin; any request of cases.json form)
+
+Exit status: 0 valid hand / answer; 1 the engine refused the hand (the answer says why);
+2 bad input: notation errors (with a caret under the token), unreadable JSON, bad options.
+Problems are one clear message, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+_WORDS = {
+    "en": {"hand": "Hand", "arrangement": "Arrangement", "base": "Base points", "base_total": "Base total",
+           "doublings": "Doublings", "doublings_total": "Doublings total", "total": "Total", "limit": "Limit",
+           "final": "Final score", "limit_hand": "Limit hand", "half_limit": "Half limit (one tile from)",
+           "invalid": "NOT A VALID HAND", "would_be": "would be", "wait": "Waits on", "dead": "Dead hand: scores 0",
+           "none": "(none)", "self_drawn": "self-drawn", "discard": "on a discard", "robbed_kong": "robbing a kong",
+           "seat": "seat", "wind": "wind", "non_winner": "own score (not the winner)"},
+    "nl": {"hand": "Hand", "arrangement": "Indeling", "base": "Basispunten", "base_total": "Totaal basispunten",
+           "doublings": "Verdubbelingen", "doublings_total": "Totaal verdubbelingen", "total": "Totaal",
+           "limit": "Limiet", "final": "Eindscore", "limit_hand": "Limietspel",
+           "half_limit": "Halve limiet (één steen van)", "invalid": "GEEN GELDIGE HAND", "would_be": "zou zijn",
+           "wait": "Wacht op", "dead": "Dood spel: 0 punten", "none": "(geen)", "self_drawn": "zelf gepakt",
+           "discard": "van een weggelegde steen", "robbed_kong": "kongroof", "seat": "eigen wind",
+           "wind": "ronde", "non_winner": "eigen score (niet de winnaar)"},
+}
+
+
+def register(app: typer.Typer) -> None:
+    app.command("score")(score)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _config_value(text: str):
+    low = text.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        _fail(f"--config value {text!r}: use true/false or a whole number")
+
+
+def _is_request_source(arg: str) -> bool:
+    if arg == "-":
+        return True
+    try:
+        return Path(arg).is_file()
+    except OSError:
+        return False
+
+
+def score(
+    hand: Optional[str] = typer.Argument(None, help='Hand in notation, e.g. "[EEE] RRR 234m 88s 45s +6s"; '
+                                                    "with --json also a request file or - for stdin."),
+    seat: Optional[str] = typer.Option(None, "--seat", help="Seat wind of the player (E/S/W/N)."),
+    wind: Optional[str] = typer.Option(None, "--wind", help="Prevailing wind (E/S/W/N)."),
+    self_drawn: bool = typer.Option(False, "--self-drawn", help="Won on a self-drawn tile (or kong replacement)."),
+    discard: bool = typer.Option(False, "--discard", help="Won on a discard."),
+    robbed_kong: bool = typer.Option(False, "--robbed-kong", help="Won by robbing a kong."),
+    last_wall_tile: bool = typer.Option(False, "--last-wall-tile", help="Won on the last tile of the live wall."),
+    kong_replacement: bool = typer.Option(False, "--kong-replacement", help="Won on the loose tile after a kong."),
+    kong_on_kong: bool = typer.Option(False, "--kong-on-kong", help="Won on the loose tile after two kongs."),
+    heavenly: bool = typer.Option(False, "--heavenly", help="East complete with the 14 dealt tiles."),
+    earth: bool = typer.Option(False, "--earth", help="Won on East's very first discard."),
+    bonus: Optional[List[str]] = typer.Option(None, "--bonus", help='Flowers/seasons, e.g. --bonus "f1 j3" '
+                                                                   "(nts-app; same as / f1 j3 in the hand)."),
+    ruleset: str = typer.Option("nts", "--ruleset", help="nts or nts-app."),
+    lang: str = typer.Option("en", "--lang", help="Labels in English (en) or Dutch (nl)."),
+    config: Optional[List[str]] = typer.Option(None, "--config", help="Switch KEY=VALUE (spec §19), repeatable."),
+    as_json: bool = typer.Option(False, "--json", help="Print the JSON answer; with a file or - read a request."),
+) -> None:
+    """Score one hand (NTS / nts-app) with a full breakdown, or answer one JSON request."""
+    from scoring import score_request
+    if lang not in _WORDS:
+        _fail(f"--lang {lang!r}: use en or nl")
+    if hand is None:
+        _fail('give a hand in notation, e.g. mjscore score "[EEE] RRR 234m 88s 45s +6s" --seat E --wind S '
+              "--self-drawn, or --json FILE")
+    if as_json and _is_request_source(hand):
+        answer = score_request(_read_request(hand))
+        typer.echo(json.dumps(answer, ensure_ascii=False))
+        raise typer.Exit(0 if _answer_ok(answer) else 1)
+
+    request = _hand_request(hand, seat, wind, self_drawn, discard, robbed_kong,
+                            [n for n, on in (("last_wall_tile", last_wall_tile), ("kong_replacement", kong_replacement),
+                                             ("kong_on_kong", kong_on_kong), ("heavenly", heavenly),
+                                             ("earth", earth)) if on],
+                            bonus or [], ruleset, config or [])
+    answer = score_request(request)
+    if as_json:
+        typer.echo(json.dumps(answer, ensure_ascii=False))
+    else:
+        typer.echo(render(answer, request, lang))
+    raise typer.Exit(0 if _answer_ok(answer) else 1)
+
+
+def _answer_ok(answer: dict) -> bool:
+    return answer.get("valid", True) is not False
+
+
+def _read_request(source: str) -> dict:
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        _fail(f"cannot read {source}: {exc}")
+    try:
+        request = json.loads(text)
+    except json.JSONDecodeError as exc:
+        _fail(f"{'stdin' if source == '-' else source} is not valid JSON: {exc.msg} "
+              f"(line {exc.lineno}, column {exc.colno})")
+    if not isinstance(request, dict):
+        _fail("the request must be one JSON object (a cases.json input plus \"ruleset\")")
+    return request
+
+
+def _hand_request(text: str, seat, wind, self_drawn, discard, robbed_kong, special, bonus, ruleset,
+                  config) -> dict:
+    from scoring.api import hand_to_json
+    from scoring.notation import NotationError, parse_hand, parse_tiles
+    try:
+        parsed = parse_hand(text)
+        extra = [t for b in bonus for t in parse_tiles(b, "--bonus")]
+    except NotationError as exc:
+        typer.echo(f"error: {exc.where + ': ' if exc.where else ''}{exc.message}", err=True)
+        typer.echo(_indent(exc.caret()), err=True)
+        raise typer.Exit(2)
+    if ruleset not in ("nts", "nts-app"):
+        _fail(f"--ruleset {ruleset!r}: use nts or nts-app (riichi settlement goes through --json)")
+    for name, value in (("--seat", seat), ("--wind", wind)):
+        if value is None:
+            _fail(f"{name} is missing: give E, S, W or N")
+        if value.upper() not in ("E", "S", "W", "N"):
+            _fail(f"{name} {value!r}: give E, S, W or N")
+    chosen = [n for n, on in (("self_drawn", self_drawn), ("discard", discard), ("robbed_kong", robbed_kong)) if on]
+    if len(chosen) > 1:
+        _fail("give only one of --self-drawn, --discard, --robbed-kong")
+    if parsed.winning_tile and not chosen:
+        _fail("how was the hand won? give --self-drawn, --discard or --robbed-kong")
+    if chosen and not parsed.winning_tile:
+        _fail("the winning tile is missing: write it last in the hand as +tile (e.g. +6s)")
+    data = hand_to_json(parsed)
+    data["bonus"] = data.get("bonus", []) + extra
+    data["seat_wind"] = seat.upper()
+    if chosen:
+        data["win_type"] = chosen[0]
+    if special:
+        data["special"] = special
+    request = {"ruleset": ruleset, "prevailing_wind": wind.upper(), "hand": data}
+    if config:
+        cfg = {}
+        for item in config:
+            key, sep, value = item.partition("=")
+            if not sep:
+                _fail(f"--config {item!r}: write KEY=VALUE, e.g. wind_pair_points=false")
+            cfg[key.strip()] = _config_value(value.strip())
+        request["config"] = cfg
+    return request
+
+
+def _indent(text: str) -> str:
+    return "\n".join("  " + line for line in text.splitlines())
+
+
+def render(answer: dict, request: dict, lang: str = "en") -> str:
+    """The readable breakdown of a single-hand answer: every line with its label, then base
+    total, doublings, total, limit and final score."""
+    from scoring.config import resolve
+    from scoring.notation import format_hand
+    from scoring.api import hand_from_json
+    from scoring.rules import label
+    w = _WORDS[lang]
+    data = request["hand"]
+    how = w[data["win_type"]] if data.get("win_type") else w["non_winner"]
+    out = [f"{w['hand']}: {format_hand(hand_from_json(data))}",
+           f"  {request['ruleset']}, {w['seat']} {data['seat_wind']}, {w['wind']} {request['prevailing_wind']}, {how}"
+           + (f", {', '.join(label(s, lang) for s in data['special'])}" if data.get("special") else "")]
+    if answer.get("valid") is False:
+        out.append(f"{w['invalid']}: {answer.get('reason')} - {answer.get('message')}")
+        if answer.get("base_points"):
+            out.append(f"  ({w['would_be']}:)")
+            out += _line_block(answer, w, lang)
+        return "\n".join(out)
+    if answer.get("dead"):
+        out.append(f"{w['dead']} ({answer.get('message')})")
+        return "\n".join(out)
+    if answer.get("decomposition"):
+        out.append(f"{w['arrangement']}: {' '.join(answer['decomposition'])}")
+    limit = resolve(request["ruleset"], request.get("config"))["limit"]
+    if answer.get("limit_hand"):
+        out.append(f"{w['limit_hand']}: {label(answer['limit_hand'], lang)} = {answer['total_before_limit']}")
+    elif answer.get("half_limit"):
+        out.append(f"{w['half_limit']}: {label(answer['half_limit'], lang)} = {answer['total_before_limit']}")
+    else:
+        out += _line_block(answer, w, lang)
+        out.append(f"{w['total']:<58}{answer['base_total']} x 2^{answer['doublings_total']} = "
+                   f"{answer['total_before_limit']}")
+    out.append(f"{w['limit']:<58}{limit}")
+    out.append(f"{w['final']:<58}{answer['final']}")
+    if answer.get("wait"):
+        out.append(f"{w['wait']}: {' '.join(answer['wait'])}")
+    return "\n".join(out)
+
+
+def _line_block(answer: dict, w: dict, lang: str) -> list[str]:
+    from scoring.rules import label
+    out = [f"{w['base']}:"]
+    out += [f"  {label(code, lang):<56}{pts:>6}" for code, pts in answer.get("base_points", [])] or [f"  {w['none']}"]
+    out.append(f"  {w['base_total']:<56}{answer.get('base_total', 0):>6}")
+    out.append(f"{w['doublings']}:")
+    out += [f"  {label(code, lang):<56}{'x2^' + str(n):>6}" for code, n in answer.get("doublings", [])] \
+        or [f"  {w['none']}"]
+    out.append(f"  {w['doublings_total']:<56}{answer.get('doublings_total', 0):>6}")
+    return out
