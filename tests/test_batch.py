@@ -32,13 +32,13 @@ def _photo(folder, name, rows, *, unsure: int | None = None):
 @pytest.fixture
 def manifest(tmp_path):
     _photo(tmp_path, "app001.jpg", [["EEE"], ["RRR234m88s456s"]])
-    _photo(tmp_path, "five.jpg", [["555p"], ["5p67p234mGGG9s5p"]], unsure=3)
+    _photo(tmp_path, "five.jpg", [["5555p"], ["4s5p6sRRRGGG9s9s"]], unsure=5)
     _photo(tmp_path, "nowin.jpg", [["RRR", "WhWhWh"], ["123m789pSS"]])
     (tmp_path / "corrupt.jpg").write_bytes(b"\xff\xd8\xff\xe0 truncated")
     rows = [
         ["photo", "table", "round", "seat", "prevailing wind", "win type", "winning tile", "player", "ruleset"],
         ["app001.jpg", "1", "3", "E", "S", "self_drawn", "6s", "Anna", "nts-app"],
-        ["five.jpg", "1", "4", "S", "E", "discard", "5p", "Bram", "nts"],
+        ["five.jpg", "1", "4", "S", "E", "discard", "9s", "Bram", "nts"],
         ["nowin.jpg", "2", "1", "N", "S", "discard", "", "Cor", "nts"],
         ["missing.jpg", "2", "2", "E", "E", "discard", "5p", "Dirk", "nts"],
         ["corrupt.jpg", "2", "3", "E", "E", "discard", "5p", "Eva", "nts"],
@@ -68,8 +68,8 @@ def test_batch_scores_good_photos_and_reports_every_bad_one(manifest, tmp_path):
         ("[EEE] 234m 4588s RRR +6s", "136", "true", "Anna", "1", "3")
     five = rows["five.jpg"]
     assert five["valid"] == "false" and five["reason"] == "too_many_copies"
-    assert "invalid_hand:too_many_copies" in five["flags"] and "low_confidence:4" in five["flags"]
-    assert "= " in five["alternatives"]              # the closest valid reading, with its score
+    assert "invalid_hand:too_many_copies" in five["flags"] and "low_confidence:6" in five["flags"]
+    assert five["alternatives"].startswith("[5555p] 4569s RRR GGG +9s = ")   # closest valid reading
     nowin = rows["nowin.jpg"]
     assert "missing_winning_tile" in nowin["flags"] and nowin["final"] == "" and not nowin["error"]
     assert "no such photo" in rows["missing.jpg"]["error"]

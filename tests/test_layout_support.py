@@ -16,6 +16,7 @@ DIGIT = re.compile(r"([1-9])(\^?)")
 
 def tokens(group: str) -> list[tuple[str, bool]]:
     """'55^5p' or '5p^5p5p' style: ``^`` after a tile marks it sideways; compact suits expand."""
+    group = re.sub(r"P", "Wh", re.sub(r"C", "R", re.sub(r"F", "G", group)))   # Dutch letters
     expanded = RUN.sub(lambda m: "".join(d + m.group(2) + side for d, side in DIGIT.findall(m.group(1))), group)
     out = []
     pos = 0
