@@ -88,7 +88,7 @@ def test_four_exposed_sets_and_a_lone_pair():
 
 def test_five_tiles_set_apart_are_reported_with_alternatives():
     # [555p] and a stray 6p laid together: no set partition, flagged, alternatives offered
-    lay = group_tiles(place([["555p6p7p"], ["234m88sRRR"]]))
+    lay = group_tiles(place([["234m88sRRR"], ["555p6p7p"]]))
     bad = [g for g in lay.groups if g.kind == EXPOSED]
     assert bad and bad[0].confidence < 0.5
     assert any("do not form" in w or "not a pung" in w for w in lay.warnings)

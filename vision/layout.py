@@ -290,11 +290,17 @@ def _median(values: Sequence[float], default: float = 0.0) -> float:
     return vals[m] if len(vals) % 2 else (vals[m - 1] + vals[m]) / 2.0
 
 
+def _quarter(angle: float) -> int:
+    """Face angle to the nearest of 0/90/180/270 (labels may carry exact angles)."""
+    return int(round(angle / 90.0)) % 4 * 90
+
+
 def _dominant_angle(tiles: Sequence[TileRead]) -> int:
     counts: dict[int, int] = {}
     for t in tiles:
         if t.kind != "X":
-            counts[t.angle % 360] = counts.get(t.angle % 360, 0) + 1
+            q = _quarter(t.angle)
+            counts[q] = counts.get(q, 0) + 1
     if not counts:
         return 0
     return max(sorted(counts), key=lambda a: counts[a])
@@ -330,7 +336,7 @@ def _estimate_geometry(tiles: Sequence[TileRead]) -> _Geometry:
     cos2 = c * c - s * s
     ws, hs, sums = [], [], []
     for t in tiles:
-        if (t.angle - dom) % 180 != 0:
+        if (_quarter(t.angle) - dom) % 180 != 0:
             continue
         bw, bh = t.box[2] - t.box[0], t.box[3] - t.box[1]
         sums.append((bw + bh) / (c + s))
@@ -382,7 +388,7 @@ def _frame_tiles(tiles: Sequence[TileRead], g: _Geometry) -> list[_Tile]:
     out = []
     for i, t in enumerate(tiles):
         x, y = _centre(t)
-        rel = (t.angle - g.dominant_angle) % 180
+        rel = (_quarter(t.angle) - g.dominant_angle) % 180
         sideways = rel == 90
         if not sideways and abs(abs(g.u[0]) - abs(g.u[1])) > 0.7:        # near-axis rows: box shape
             bw, bh = t.box[2] - t.box[0], t.box[3] - t.box[1]
@@ -593,8 +599,10 @@ def _score_assignment(blocks: list[_Block], concealed: Sequence[bool], parts, n_
             if n_rows > 1 and b.row in conc_rows:
                 score -= 0.8                               # a row is either concealed or sets
     if conc_rows and n_rows > 1:
-        nearest = max(b.row for b in blocks)               # the row nearest the camera
-        if conc_rows == {nearest}:
+        # DECISION: exposed sets lie "in front of" the rack, towards the camera, so the
+        # concealed row is the furthest one (a weak tie-breaker; tile counts decide first)
+        furthest = min(b.row for b in blocks)
+        if conc_rows == {furthest}:
             score += 0.25
     if not conc_rows:
         score -= 1.0                                       # a winning hand keeps at least a pair
