@@ -318,13 +318,16 @@ def _hand_from_photo(photo: Path, winning_tile: Optional[str]) -> str:
 @session_app.command("show")
 @_friendly
 def show_cmd(session: Optional[str] = SessionOption, db: Optional[Path] = DbOption,
-             lang: str = LangOption):
+             lang: str = LangOption,
+             game: Optional[int] = typer.Option(None, "--game", "-g", help="Show this game in full: hands, scoring lines, settlement.")):
     """Standings, seats and prevailing wind, and every game with its settlement."""
-    from match.render import show
+    from match.render import game_detail, show
 
     book = _book(db)
     session_id = book.resolve(session) if session else _latest_any(book)
-    typer.echo(show(book.view(session_id), _lang(lang)))
+    view = book.view(session_id)
+    typer.echo(game_detail(view, game, _lang(lang)) if game is not None
+               else show(view, _lang(lang)))
 
 
 @session_app.command("undo")

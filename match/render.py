@@ -26,7 +26,7 @@ LABELS = {
         "seat_dice": "Seats by dice", "start": "start",
         "sessions": "Sessions", "id": "id", "name": "name", "players": "players",
         "status": "status", "open": "open", "leader": "leader",
-        "round": "{wind} {n}", "running": "Totals after each game",
+        "round": "{wind} {n}", "running": "Totals after each game", "counted": "score counted at the table",
     },
     "nl": {
         "session": "Sessie", "ruleset": "spelregels", "created": "begonnen",
@@ -45,7 +45,7 @@ LABELS = {
         "seat_dice": "Winden gegooid", "start": "start",
         "sessions": "Sessies", "id": "id", "name": "naam", "players": "spelers",
         "status": "stand", "open": "bezig", "leader": "voorop",
-        "round": "{wind} {n}", "running": "Stand na elk spel",
+        "round": "{wind} {n}", "running": "Stand na elk spel", "counted": "punten aan tafel geteld",
     },
 }
 
@@ -211,6 +211,71 @@ def show(view: SessionView, lang: str = "en") -> str:
     if any(g.get("dead") for g in view.games):
         parts.append(f"† = {L['dead']}")
     return "\n".join(parts)
+
+
+def _breakdowns(game: dict) -> dict[str, dict]:
+    """Each player's scoring lines as the engine returned them, by player name."""
+    name_of = {seat: name for name, seat in game["seats"].items()}
+    out: dict[str, dict] = {}
+    for exchange in game.get("exchanges", []):
+        answer, request = exchange.get("answer") or {}, exchange.get("request") or {}
+        for seat, entry in (answer.get("scores") or {}).items():
+            out[name_of[seat]] = entry
+        if "hand" in request and "final" in answer:
+            out[name_of[request["hand"]["seat_wind"]]] = answer
+    return out
+
+
+def _label(code: str, lang: str) -> str:
+    try:
+        from scoring import label
+    except ImportError:
+        return code
+    return label(code, lang)
+
+
+def game_detail(view: SessionView, number: int, lang: str = "en") -> str:
+    """One game in full: every player's hand or counted score, lines and settlement."""
+    L, W = labels(lang), WIND_NAMES.get(lang, WIND_NAMES["en"])
+    if not 1 <= number <= len(view.games):
+        from match.model import SessionError
+
+        raise SessionError(f"session {view.id} has no game {number} "
+                           f"(games 1 to {len(view.games)})")
+    game = view.games[number - 1]
+    wind = game.get("prevailing_wind")
+    head = f"{L['game_open'].format(n=number)} · {L['prevailing']} {W.get(wind, wind)}"
+    if view.ruleset == "riichi":
+        w, n = game["round"]
+        head = (f"{L['game_open'].format(n=number)} · {L['round'].format(wind=W[w], n=n)} · "
+                f"{L['honba']} {game['honba_before']} · {L['pot']} {game['pot_before']}")
+    lines = [head, game_result(game, lang), ""]
+    breakdowns = _breakdowns(game)
+    hands = game.get("hands") or {}
+    given = game.get("given_scores") or {}
+    for player in view.players:
+        seat = game["seats"][player]
+        what = hands.get(player) or (f"({L['counted']})" if player in given else "")
+        if player in game.get("dead", []):
+            what = f"{what} ({L['dead']})".strip()
+        if view.ruleset == "riichi":
+            win = next((w for w in game.get("wins", []) if w["player"] == player), None)
+            what = (f"{win.get('hand', '')} {_riichi_value(win, L)} "
+                    + " ".join(win.get("yaku", []))).strip() if win else ""
+        score = (game.get("hand_scores") or {}).get(player)
+        score_text = "" if score is None or view.ruleset == "riichi" else str(score)
+        lines.append(f"{player} ({W[seat]})" + (f": {what}" if what else "") +
+                     (f" = {score_text}" if score_text else "") +
+                     f" · {signed(game['deltas'][player])}")
+        entry = breakdowns.get(player)
+        if entry and (entry.get("base_points") or entry.get("limit_hand")):
+            for code, points in entry.get("base_points", []):
+                lines.append(f"    {points:>4}  {_label(code, lang)}")
+            for code, times in entry.get("doublings", []):
+                lines.append(f"    x2^{times:<2} {_label(code, lang)}")
+            if entry.get("limit_hand"):
+                lines.append(f"    {_label(entry['limit_hand'], lang)}")
+    return "\n".join(lines)
 
 
 def sessions_table(views: list[SessionView], lang: str = "en") -> str:

@@ -202,3 +202,18 @@ def test_winner_hand_from_a_photo(cli, tmp_path, monkeypatch):
     game = games(cli)[0]
     assert game["deltas"] == {"Anna": 12000, "Bram": -4000, "Cor": -4000, "Dirk": -4000}
     assert game["photo"] == str(photo)
+
+
+def test_one_game_in_full(cli):
+    cli("new", "--players", PLAYERS)
+    cli("hand", "--winner", "Bram", "--hand", "[GGG] [SSS] 234m567pWh +Wh",
+        "--hand-of", "Anna=RRR147m258p369sWh", "--score-of", "Cor=0", "--score-of", "Dirk=2")
+    detail = cli("show", "--game", "1").stdout.splitlines()
+    assert "Anna (East): RRR147m258p369sWh = 16 · -212" in detail
+    assert "Bram (South): [GGG] [SSS] 234m567pWh +Wh = 136 · +544" in detail
+    assert "Cor (West): (score counted at the table) = 0 · -170" in detail
+    # the engine's lines for the winner, in the chosen language
+    assert any("Mahjong" in line and "20" in line for line in detail)
+    assert any("Paar draken" in line for line in cli("show", "--game", "1", "--lang", "nl")
+               .stdout.splitlines())
+    assert "no game 2" in cli("show", "--game", "2", ok=False).stderr
