@@ -48,7 +48,7 @@ def test_render_hand_shows_every_tile_once(seed, rows, rotation, standing, sidew
         layout.melds[0].sideways = 1
     image, tiles, meta = render_hand(layout, seed, size=480, art="committed")
     h, w = image.shape[:2]
-    assert (w, h) == (480, 360)
+    assert (w, h) == ((480, 640) if rotation == 90.0 else (480, 360))  # portrait when turned
     assert Counter(kind for kind, _, _ in tiles) == Counter(layout.kinds())
     for _, (x0, y0, x1, y1), _ in tiles:
         assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h

@@ -252,10 +252,12 @@ def layout_placements(layout: HandLayout, dims: TileDims, rng: np.random.Generat
 # ----------------------------------------------------------------------------- rendering
 
 def render_hand(layout: HandLayout | str, seed: int, size: int = 640, art: str = "all",
-                effects: float = 1.0, aspect: float = 4 / 3) -> tuple[np.ndarray, list[tuple[str, tuple, float]], dict]:
+                effects: float = 1.0, aspect: float | None = None) -> tuple[np.ndarray, list[tuple[str, tuple, float]], dict]:
     """Render a hand photo.  Returns (RGB uint8 image, [(kind, (x0, y0, x1, y1), angle)], metadata).
     ``angle`` is the direction of each face's top in the photo, degrees counter-clockwise from
-    up.  Every tile is in the photo and labelled; metadata ``tiles`` adds each tile's group."""
+    up.  Every tile is in the photo and labelled; metadata ``tiles`` adds each tile's group.
+    ``aspect`` = width / height; by default 4:3, or 3:4 (portrait) when the hand is turned
+    by more than about 50 degrees from horizontal, as a phone would be held."""
     from .render import render_tiles
     from .scene import SceneResult, face_sets_for, random_camera  # noqa: F401
     from .style import make_style
@@ -266,7 +268,7 @@ def render_hand(layout: HandLayout | str, seed: int, size: int = 640, art: str =
     if isinstance(layout, str):
         layout = parse_notation(layout)
     rng = np.random.default_rng(seed)
-    style = make_style(rng, face_sets_for(art))
+    style = make_style(rng, face_sets_for(art), generated=art != "repo")
     roles: list[Role] = []
     placements = layout_placements(layout, style.dims, rng, roles)
     rotation = layout.rotation if layout.rotation is not None else float(rng.uniform(0, 360))
@@ -283,6 +285,8 @@ def render_hand(layout: HandLayout | str, seed: int, size: int = 640, art: str =
         azimuth = float(rng.normal(0, 8))
         roll = -rotation - azimuth  # (camera azimuth and roll both turn the photo clockwise)
     cam = Camera(target, elevation, azimuth, extent * float(rng.uniform(1.5, 3.5)), roll)
+    if aspect is None:
+        aspect = 4 / 3 if abs(math.cos(math.radians(rotation))) >= 0.64 else 3 / 4
     w, h = size, int(round(size / aspect))
     # scale so that the whole hand fills 60-92% of the shorter side
     unit = fit_frame(placements, style, cam, min(w, h), 1.0, rng)
@@ -325,7 +329,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rotation", type=float, default=None, help="photo rotation in degrees (default random)")
     ap.add_argument("--sideways", action="store_true", help="turn one tile of the first exposed set sideways")
     ap.add_argument("--standing", action="store_true", help="concealed row standing on a rack")
-    ap.add_argument("--art", choices=["all", "committed"], default="all")
+    ap.add_argument("--art", choices=["all", "committed", "repo"], default="all",
+                    help="all: + optional art in data/art-cache; committed: repository art + generated "
+                         "faces; repo: repository art only")
     ap.add_argument("--quality", type=int, default=85, help="JPEG quality")
     ap.add_argument("--labels", type=Path, default=None, help="also write the labels as JSON here")
     args = ap.parse_args(argv)

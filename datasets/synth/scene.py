@@ -19,6 +19,7 @@ from .geometry import Camera, Placement, box_corners
 from .render import TileLabel, fit_frame, render_tiles
 from .style import TileStyle, make_style
 
+HONOURS = {"E", "S", "W", "N", "R", "G", "Wh"}
 BONUS = {"f1", "f2", "f3", "f4", "j1", "j2", "j3", "j4"}
 LAYOUTS = ["rows", "rack", "scatter", "hand"]
 
@@ -31,18 +32,25 @@ class SceneResult:
 
 
 def face_sets_for(art: str) -> tuple[FaceSet, ...]:
-    """``art="all"``: committed + cached optional art; ``"committed"``: repository art only."""
-    if art == "committed":
+    """``art="all"``: committed + cached optional art; ``"committed"``: repository art only
+    (``"repo"``: the same sets, and ``make_style`` is then told not to add generated ones)."""
+    if art in ("committed", "repo"):
         return committed_only()
     if art == "all":
         return load_face_sets(None)
-    raise ValueError(f"unknown art selection {art!r} (use 'all' or 'committed')")
+    raise ValueError(f"unknown art selection {art!r} (use 'all', 'committed' or 'repo')")
 
 
 # ----------------------------------------------------------------------------- layouts
 
+# Single tiles favour the kinds that sets and hands rarely contain (flowers, seasons, backs),
+# so that over a dataset every kind is about equally frequent (see tests/test_synth_scenes.py).
+_WEIGHTS = np.array([1.6 if k in BONUS else 1.25 if k == "X" else 1.2 if k in HONOURS else 1.0 for k in KINDS])
+_WEIGHTS /= _WEIGHTS.sum()
+
+
 def _kind(rng) -> str:
-    return KINDS[int(rng.integers(len(KINDS)))]
+    return KINDS[int(rng.choice(len(KINDS), p=_WEIGHTS))]
 
 
 def _pose_for(kind: str, rng) -> str:

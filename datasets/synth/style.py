@@ -122,12 +122,15 @@ def _draw_corner_index(tex: np.ndarray, kind: str, style: TileStyle) -> np.ndarr
     return np.asarray(img).astype(np.float32)
 
 
-def make_style(rng: np.random.Generator, face_sets: tuple[FaceSet, ...], backs: bool = True) -> TileStyle:
-    """A random tile set: one art source (completed with procedural faces), random body."""
+def make_style(rng: np.random.Generator, face_sets: tuple[FaceSet, ...], generated: bool = True) -> TileStyle:
+    """A random tile set: one art source (completed with procedural faces), random body.
+    ``generated=False`` draws only from ``face_sets`` (no procedural or font-drawn sets)."""
     cjk, latin = procedural_fonts(rng)
-    choices = [s.name for s in face_sets] + ["procedural"] * max(1, len(face_sets) // 2)
-    if symbol_fonts():
-        choices.append("unicode")
+    choices = [s.name for s in face_sets]
+    if generated or not choices:
+        choices += ["procedural"] * max(1, len(face_sets) // 2)
+        if symbol_fonts():
+            choices.append("unicode")
     name = choices[int(rng.integers(len(choices)))]
     glyphs: dict[str, np.ndarray] = {}
     opaque = False
