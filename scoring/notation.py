@@ -67,18 +67,24 @@ def _scan(text: str, where: str = "") -> list[_Tok]:
             out.append(_Tok(c, i, c))
             i += 1
         elif c.isdigit():
+            digits = []                      # positions of the digits (whitespace is ignored)
             j = i
-            while j < n and text[j].isdigit():
+            while j < n and (text[j].isdigit() or text[j].isspace()):
+                if text[j].isdigit():
+                    digits.append(j)
                 j += 1
             if j < n and text[j] in SUITS:
-                for k in range(i, j):
+                for k in digits:
                     if text[k] == "0":
                         raise NotationError("tile numbers run from 1 to 9", text, k, "0", where)
-                    out.append(_Tok(text[k] + text[j], k, text[i:j + 1]))
+                    raw = text[k:j + 1] if k + 1 == j else text[k]     # "4m" alone, "4" inside "45m"
+                    out.append(_Tok(text[k] + text[j], k, raw))
                 i = j + 1
             else:
-                bad = text[i:j + 1] if j < n and not text[j].isspace() else text[i:j]
-                if j < n and text[j] in "MPS":
+                end = digits[-1] + 1
+                bad = text[i:end]
+                if j < n and text[j] in "MPS" and j == end:
+                    bad = text[i:j + 1]
                     msg = f"suit letters are lowercase: write {text[i:j]}{text[j].lower()}"
                 else:
                     msg = "digits must be followed by a suit letter m, p or s"
