@@ -483,3 +483,35 @@ def test_other_hands_need_the_winners_hand(book):
         book.add_game(sid, NtsGame(winner="Anna", scores={"Anna": 64, "Cor": 0, "Dirk": 0},
                                    hands={"Bram": "RRR147m258p369sWh"}))
     assert book.view(sid).games == []
+
+
+CRASHING_WRITER = """
+import os, sys
+sys.path.insert(0, {root!r})
+from match.store import Store
+store = Store({path!r})
+sid = store.session_ids()[0]
+store.append_game(sid, 1, {{"number": 1, "deltas": {{}}}})       # confirmed
+store.conn.execute("BEGIN IMMEDIATE")                              # game 2 half written
+store.conn.execute("INSERT INTO games VALUES (?, 2, 'now', '{{}}')", (sid,))
+os._exit(9)                                                         # the process dies here
+"""
+
+
+def test_a_crash_keeps_confirmed_games_and_drops_the_half_written_one(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = tmp_path / "s.db"
+    store = Store(path)
+    store.create_session("crash", "nts", PLAYERS, {"start_points": 0})
+    store.close()
+    root = str(Path(__file__).resolve().parents[1])
+    code = CRASHING_WRITER.format(root=root, path=str(path))
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 9
+    reopened = Store(path)                   # quick_check passes: the file is sound
+    sid = reopened.session_ids()[0]
+    assert reopened.game_count(sid) == 1
+    assert reopened.games(sid) == [{"number": 1, "deltas": {}}]
+    reopened.close()
