@@ -116,9 +116,9 @@ def test_photo_correct_context_score_in_the_browser(server, browser):
     assert fixed.count() == 1 and fixed.locator("text").text_content() == "5s"
 
     # the context, then the winning tile (tap a 6s, mark it)
-    page.click("#seat button[data-v='E']")
+    page.click("#seat button[data-v='W']")
     page.click("#wind button[data-v='S']")
-    page.click("#win-type button[data-v='self_drawn']")
+    page.click("#win-type button[data-v='discard']")
     page.click("#ruleset button[data-v='nts-app']")
     page.locator(".tile-chip", has_text="6s").first.click()
     page.click("#sheet-win")
@@ -153,14 +153,14 @@ def test_photo_correct_context_score_in_the_browser(server, browser):
 
 
 def test_add_the_scored_hand_to_a_session_in_the_browser(server, browser):
-    """Open a session on the page, score the typed hand for its East player, add it: the
+    """Open a session on the page, score the typed hand for its West player, add it: the
     standings on the page show the settlement."""
     want = typed_final()
     page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
     page.set_default_timeout(15_000)
     page.goto(server + "/")
     page.click("#ruleset button[data-v='nts-app']")
-    page.click("#win-type button[data-v='self_drawn']")
+    page.click("#win-type button[data-v='discard']")
     page.click("#wind button[data-v='S']")
     page.click("#hand-box summary")
     page.fill("#hand-input", HAND_TYPED)
@@ -171,12 +171,14 @@ def test_add_the_scored_hand_to_a_session_in_the_browser(server, browser):
     page.click("#new-ruleset button[data-v='nts-app']")
     page.click("#new-session")
     page.wait_for_selector("#session-game:not([hidden])")
-    assert page.locator("#winner-select").input_value() == "Anna"          # Anna sits East
+    assert page.locator("#winner-select").input_value() == "Anna"          # at the page's seat, East
+    page.select_option("#winner-select", "Cor")
+    assert page.locator("#seat button[aria-pressed='true']").text_content() == "W"   # Cor sits West
     page.click("#wind button[data-v='S']")
     page.wait_for_selector("#result[data-state='scored']")
     page.click("#add-game")
     page.wait_for_function("document.querySelector('#session-status').textContent.includes('Game 1')")
     first = page.locator("#standings tr").first.locator("td")
-    assert first.nth(0).text_content().startswith("1. Anna")
-    assert first.nth(1).text_content() == str(6 * want["final"])           # §11: East winner, each pays double
+    assert first.nth(0).text_content().startswith("1. Cor")
+    assert first.nth(1).text_content() == str(4 * want["final"])           # §11: East pays double, the others once
     page.close()

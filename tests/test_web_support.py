@@ -23,7 +23,9 @@ SAMPLES = ROOT / "samples" / "chinese-v4"
 HAND_PHOTO = SAMPLES / "images" / "photo_3.jpg"
 HAND_READ = "11123455567s RRR / f1 f2 j1 j2 j4"          # the hand photo_3 shows (its labels)
 HAND_TYPED = "RRR 1112345557s +6s / f1 f2 j1 j2 j4"       # the same hand typed, won on 6s
-HAND_CONTEXT = {"seat": "E", "prevailing_wind": "S", "win_type": "self_drawn", "ruleset": "nts-app"}
+# West wins on a discard in a South round: 224 points, well under the 2000 limit (as East
+# self-drawn it would be capped at 2000, which would hide reading errors)
+HAND_CONTEXT = {"seat": "W", "prevailing_wind": "S", "win_type": "discard", "ruleset": "nts-app"}
 
 
 def _class_names() -> list[str]:

@@ -71,6 +71,50 @@ class GameIn(BaseModel):
     scores: dict[str, int] = Field({}, description="other players' scores counted at the table")
 
 
+BODY_SLACK = 64 * 1024        # multipart headers and boundaries around the photo
+
+
+class LimitBody:
+    """ASGI middleware: refuse a request body over ``max_bytes``, from its Content-Length
+    before reading anything, or while reading it when it comes chunked (no length), so an
+    oversized upload is never parsed or spooled in full."""
+
+    def __init__(self, app, max_bytes: int):
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        length = dict(scope["headers"]).get(b"content-length", b"")
+        if length.isdigit() and int(length) > self.max_bytes:
+            message = f"the upload is {size_text(int(length))}; at most {size_text(self.max_bytes)} is accepted"
+            return await JSONResponse({"detail": message}, status_code=413)(scope, receive, send)
+        seen = 0
+        refused = False
+
+        async def limited_receive():
+            nonlocal seen, refused
+            if refused:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    # answer 413 now; the app sees the client gone and its answer is dropped
+                    refused = True
+                    text = f"the upload is over {size_text(self.max_bytes)}; at most that is accepted"
+                    await JSONResponse({"detail": text}, status_code=413)(scope, receive, send)
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def guarded_send(message):
+            if not refused:
+                await send(message)
+
+        await self.app(scope, limited_receive, guarded_send)
+
+
 def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None = None,
                max_upload_bytes: int = MAX_UPLOAD_BYTES) -> FastAPI:
     """The app. ``recognize`` replaces the shipped recognizer (rgb -> list[TileRead])."""
@@ -88,14 +132,7 @@ def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None
         log.exception("unexpected error")
         return JSONResponse({"detail": f"internal error: {type(exc).__name__}: {exc}"}, status_code=500)
 
-    @app.middleware("http")
-    async def _limit_body(request: Request, call_next):
-        """Refuse an oversized upload from its Content-Length before reading it."""
-        length = request.headers.get("content-length")
-        if length and length.isdigit() and int(length) > max_upload_bytes + 64 * 1024:
-            return JSONResponse({"detail": f"the upload is {size_text(int(length))}; at most "
-                                           f"{size_text(max_upload_bytes)} is accepted"}, status_code=413)
-        return await call_next(request)
+    app.add_middleware(LimitBody, max_bytes=max_upload_bytes + BODY_SLACK)
 
     @app.get("/", include_in_schema=False)
     def index():

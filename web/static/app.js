@@ -367,8 +367,8 @@ async function addGame() {
   };
   try {
     const res = await api("POST", `/api/sessions/${S.session.id}/games`, body);
-    status.textContent = t("added")(res.game.number);
     await loadSessions(res.session.id);
+    status.textContent = t("added")(res.game.number);
   } catch (e) { status.className = "status error"; status.textContent = e.message; }
 }
 
