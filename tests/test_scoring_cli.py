@@ -1,0 +1,102 @@
+"""`mjscore score` through the real command (typer's CliRunner): breakdowns in English and
+Dutch, JSON answers, exit codes, and bad input shown without a traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from cli import app
+
+runner = CliRunner()
+CASES = json.loads((Path(__file__).parent / "data" / "cases.json").read_text(encoding="utf-8"))
+
+
+def run(*args: str, stdin: str | None = None):
+    return runner.invoke(app, ["score", *args], input=stdin)
+
+
+def test_seed_example_breakdown_in_english():
+    result = run("[EEE] RRR 234m 88s 45s +6s", "--seat", "E", "--wind", "S", "--self-drawn",
+                 "--ruleset", "nts-app")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Open pung of terminals or honours (East)" in out
+    assert "Pung/kong of dragons (red)" in out
+    assert "34 x 2^2 = 136" in out
+    assert "Final score" in out and out.rstrip().splitlines()[-2].endswith("136")
+    assert "[EEE] (RRR) (234m) (456s)* (88s)" in out
+
+
+def test_breakdown_in_dutch():
+    result = run("[EEE] RRR 234m 88s 45s +6s", "--seat", "E", "--wind", "S", "--self-drawn", "--lang", "nl")
+    assert result.exit_code == 0, result.output
+    assert "Dichte pung van hoekstenen, winden of draken (rood)" in result.stdout
+    assert "Eindscore" in result.stdout and "Verdubbelingen" in result.stdout
+
+
+def test_json_answer_for_a_hand_in_notation():
+    result = run("[RRR] [GGG] 234m 567p Wh +Wh", "--seat", "S", "--wind", "E", "--discard", "--json")
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert answer["final"] == 272 and ["little_three_dragons", 1] in answer["doublings"]
+
+
+def test_special_moments_and_bonus_options():
+    result = run("[RRR] {7777m} 234s 678s 5p +5p", "--seat", "S", "--wind", "E", "--self-drawn",
+                 "--kong-replacement", "--json")
+    assert ["plum_blossom", 3] in json.loads(result.stdout)["doublings"]
+    result = run("[RRR] 234m567p345s8p +8p", "--seat", "S", "--wind", "E", "--discard", "--bonus", "f2",
+                 "--ruleset", "nts-app", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["final"] == 120            # APP-004
+
+
+def test_refused_hand_exits_1_with_reason_and_would_be_lines():
+    result = run("[RRR] 234m567p345s8p +8p", "--seat", "S", "--wind", "E", "--discard")
+    assert result.exit_code == 1
+    assert "NOT A VALID HAND: min_doublings" in result.stdout
+    assert "Pung/kong of dragons (red)" in result.stdout
+
+
+def test_notation_error_shows_a_caret_under_the_token():
+    result = run("[RRR] 234m 55P +8p", "--seat", "S", "--wind", "E", "--discard")
+    assert result.exit_code == 2
+    assert "suit letters are lowercase" in result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[1].strip() == "[RRR] 234m 55P +8p"
+    assert lines[2].index("^") == lines[1].index("55P") and lines[2].count("^") == 3
+    assert "Traceback" not in result.output
+
+
+def test_missing_options_are_named():
+    assert "--seat" in run("RRR +G", "--wind", "E", "--discard").stderr
+    assert "--self-drawn" in run("[RRR] [GGG] 234m 567p Wh +Wh", "--seat", "S", "--wind", "E").stderr
+    bad = run("[RRR] [GGG] 234m 567p Wh +Wh", "--seat", "Q", "--wind", "E", "--discard")
+    assert bad.exit_code == 2 and "--seat" in bad.stderr
+
+
+def test_json_request_from_a_file(tmp_path):
+    case = next(c for c in CASES if c["id"] == "SET-02")
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps({**case["input"], "ruleset": case["ruleset"]}))
+    result = run("--json", str(path))
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["settlement"] == case["expected"]["settlement"]
+
+
+def test_json_request_from_stdin_invalid_request_exits_1():
+    case = next(c for c in CASES if c["id"] == "NTS-039")
+    result = run("--json", "-", stdin=json.dumps({**case["input"], "ruleset": "nts"}))
+    assert result.exit_code == 1
+    assert json.loads(result.stdout) == {**json.loads(result.stdout), "valid": False, "reason": "too_many_copies"}
+
+
+def test_unreadable_json_exits_2_without_traceback():
+    result = run("--json", "-", stdin="{not json")
+    assert result.exit_code == 2
+    assert "not valid JSON" in result.stderr and "Traceback" not in result.output
+    result = run("--json", "-", stdin="[1, 2]")
+    assert result.exit_code == 2 and "one JSON object" in result.stderr
