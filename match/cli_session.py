@@ -366,11 +366,12 @@ def end(session: Optional[str] = SessionOption, db: Optional[Path] = DbOption,
 @_friendly
 def list_cmd(db: Optional[Path] = DbOption, lang: str = LangOption):
     """All sessions, open and finished."""
-    from match.render import sessions_table
+    from match.render import labels, sessions_table
 
+    lang = _lang(lang)
     book = _book(db)
     views = book.list_sessions()
-    typer.echo(sessions_table(views, _lang(lang)) if views else "no sessions yet")
+    typer.echo(sessions_table(views, lang) if views else labels(lang)["no_sessions"])
 
 
 @session_app.command("export")

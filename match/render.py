@@ -26,7 +26,7 @@ LABELS = {
         "seat_dice": "Seats by dice", "start": "start",
         "sessions": "Sessions", "id": "id", "name": "name", "players": "players",
         "status": "status", "open": "open", "leader": "leader",
-        "round": "{wind} {n}", "running": "Totals after each game", "counted": "score counted at the table",
+        "round": "{wind} {n}", "running": "Totals after each game", "no_sessions": "no sessions yet", "counted": "score counted at the table",
     },
     "nl": {
         "session": "Sessie", "ruleset": "spelregels", "created": "begonnen",
@@ -45,7 +45,7 @@ LABELS = {
         "seat_dice": "Winden gegooid", "start": "start",
         "sessions": "Sessies", "id": "id", "name": "naam", "players": "spelers",
         "status": "stand", "open": "bezig", "leader": "voorop",
-        "round": "{wind} {n}", "running": "Stand na elk spel", "counted": "punten aan tafel geteld",
+        "round": "{wind} {n}", "running": "Stand na elk spel", "no_sessions": "nog geen sessies", "counted": "punten aan tafel geteld",
     },
 }
 
@@ -294,7 +294,9 @@ def game_summary(view: SessionView, record: dict, lang: str = "en") -> str:
     """What `session hand` prints after storing a game."""
     L = labels(lang)
     deltas = "  ".join(f"{p} {signed(record['deltas'][p])}" for p in view.players)
-    lines = [f"{L['game_open'].format(n=record['number'])}: {game_result(record, lang)}", deltas]
+    totals = "  ".join(f"{p} {plain(view.running[-1][p])}" for p in view.players)
+    lines = [f"{L['game_open'].format(n=record['number'])}: {game_result(record, lang)}", deltas,
+             f"{L['total']}: {totals}"]
     if not view.finished:
         lines.append(next_game_line(view, lang))
     return "\n".join(lines)

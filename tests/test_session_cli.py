@@ -217,3 +217,22 @@ def test_one_game_in_full(cli):
     assert any("Paar draken" in line for line in cli("show", "--game", "1", "--lang", "nl")
                .stdout.splitlines())
     assert "no game 2" in cli("show", "--game", "2", ok=False).stderr
+
+
+def test_database_path_that_is_a_folder(cli, tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(app, ["session", "list", "--db", str(tmp_path)])
+    assert result.exit_code == 1 and "is a folder" in result.stderr
+
+
+def test_hand_prints_the_game_the_totals_and_the_next_seats(cli):
+    cli("new", "--players", PLAYERS)
+    out = cli("hand", "--winner", "Bram", "--score-of", "Bram=136", "--score-of", "Anna=16",
+              "--score-of", "Cor=0", "--score-of", "Dirk=2").stdout.splitlines()
+    assert out == ["game 1: Bram mahjong 136 on a discard",
+                   "Anna -212  Bram +544  Cor -170  Dirk -162",
+                   "Total: Anna -212  Bram 544  Cor -170  Dirk -162",
+                   "next game: game 2 · Prevailing wind East · East: Bram"]
+    out = cli("hand", "--draw", "--lang", "nl").stdout.splitlines()
+    assert out[0] == "spel 2: remise"
+    assert out[-1] == "volgend spel: spel 3 · Heersende wind Oost · Oost: Cor"
