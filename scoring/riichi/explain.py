@@ -1,0 +1,171 @@
+"""Readable explanation of a riichi settlement, in English (``en``) or Dutch (``nl``),
+for the match scorekeeping and the web page: one sentence per step (value, payments,
+sticks, result, next hand)."""
+
+from __future__ import annotations
+
+from scoring.riichi.errors import RiichiInputError
+from scoring.riichi.model import (DEALER, SEATS, Chombo, Draw, GameEnd, Ron, Settlement, Tsumo,
+                                  WinScore)
+
+SEAT_NAMES = {"en": dict(zip(SEATS, ("East", "South", "West", "North"))),
+              "nl": dict(zip(SEATS, ("Oost", "Zuid", "West", "Noord")))}
+TEXT = {
+    "en": {
+        "ron": "{winner} wins by ron on {discarder}'s discard: {value}.",
+        "tsumo": "{winner} wins by tsumo (self-drawn): {value}.",
+        "draw": "Exhaustive draw; tenpai: {tenpai}.",
+        "nobody": "nobody",
+        "chombo": "Chombo by {offender}: the hand is replayed, no payments here "
+                  "(the penalty is settled separately).",
+        "han_fu": "{han} han {fu} fu, basic points {basic}",
+        "limit": "{han} han, {limit} (basic points {basic})",
+        "kazoe": "{han} han, counted as sanbaiman (EMA: no counted yakuman; basic points {basic})",
+        "yakuman": "yakuman (basic points 8000)",
+        "pays": "{payer} pays {payee} {amount}.",
+        "pays_counters": "{payer} pays {payee} {hand} + {counters} for {honba} counter(s) = {amount}.",
+        "noten": "Noten payment: {payer} pays {payee} {amount}.",
+        "declared": "Riichi: {who} put 1000 each in the pot.",
+        "returned": "Chombo: this hand's riichi stick goes back to {who}.",
+        "takes": "{who} takes {n} riichi stick(s) = {points}.",
+        "stays_on_table": "{n} riichi stick(s) stay on the table.",
+        "deltas": "Result: {deltas}.",
+        "next_stays": "Next hand: the dealer ({dealer}) stays; {honba} counter(s); pot {pot} stick(s).",
+        "next_passes": "Next hand: the deal passes to {next_dealer}; {honba} counter(s); pot {pot} stick(s).",
+        "end_none": "End of game: no riichi sticks left.",
+        "end_one": "End of game: {n} riichi stick(s) ({points}) go to {first}, first place.",
+        "end_tie": "End of game: {n} riichi stick(s) ({points}) are split between {first}, "
+                   "tied for first: {share} each.",
+        "final": "Final scores: {scores}.",
+        "and": "and",
+    },
+    "nl": {
+        "ron": "{winner} wint met ron op de afgooi van {discarder}: {value}.",
+        "tsumo": "{winner} wint met tsumo (zelf getrokken): {value}.",
+        "draw": "Remise (muur op); tenpai: {tenpai}.",
+        "nobody": "niemand",
+        "chombo": "Chombo door {offender}: de hand wordt overgespeeld, hier geen betalingen "
+                  "(de straf wordt apart verrekend).",
+        "han_fu": "{han} han {fu} fu, basispunten {basic}",
+        "limit": "{han} han, {limit} (basispunten {basic})",
+        "kazoe": "{han} han, telt als sanbaiman (EMA: geen geteld yakuman; basispunten {basic})",
+        "yakuman": "yakuman (basispunten 8000)",
+        "pays": "{payer} betaalt {payee} {amount}.",
+        "pays_counters": "{payer} betaalt {payee} {hand} + {counters} voor {honba} telstokje(s) "
+                         "(honba) = {amount}.",
+        "noten": "Noten-betaling: {payer} betaalt {payee} {amount}.",
+        "declared": "Riichi: {who} leggen elk 1000 in de pot.",
+        "returned": "Chombo: het riichi-stokje van deze hand gaat terug naar {who}.",
+        "takes": "{who} krijgt {n} riichi-stokje(s) = {points}.",
+        "stays_on_table": "{n} riichi-stokje(s) blijven op tafel liggen.",
+        "deltas": "Uitkomst: {deltas}.",
+        "next_stays": "Volgende hand: de gever ({dealer}) blijft; {honba} telstokje(s); pot {pot} stokje(s).",
+        "next_passes": "Volgende hand: {next_dealer} wordt gever; {honba} telstokje(s); pot {pot} stokje(s).",
+        "end_none": "Einde van het spel: geen riichi-stokjes over.",
+        "end_one": "Einde van het spel: {n} riichi-stokje(s) ({points}) gaan naar {first}, de nummer één.",
+        "end_tie": "Einde van het spel: {n} riichi-stokje(s) ({points}) worden verdeeld tussen "
+                   "{first}, gedeeld eerste: {share} elk.",
+        "final": "Eindstand: {scores}.",
+        "and": "en",
+    },
+}
+
+
+def settlement_lines(outcome: Settlement | GameEnd | dict, lang: str = "en") -> list[str]:
+    """Sentences explaining a settled hand or game end. A dict is taken as a
+    ``riichi-settlement`` request and settled first."""
+    if lang not in TEXT:
+        raise RiichiInputError("lang", f"{lang!r} is not supported (en or nl)")
+    if isinstance(outcome, dict):
+        from scoring.riichi.parse import parse_request
+        from scoring.riichi.settle import settle
+        outcome = settle(parse_request(outcome))
+    t, seat = TEXT[lang], SEAT_NAMES[lang]
+    if isinstance(outcome, GameEnd):
+        return _game_end_lines(outcome, t, seat)
+    return _hand_lines(outcome, t, seat)
+
+
+def _join(names: list[str], t: dict) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + f" {t['and']} " + names[-1]
+
+
+def _value(score: WinScore, t: dict) -> str:
+    v = score.value
+    if score.limit == "yakuman":
+        return t["yakuman"]
+    if score.kazoe:
+        return t["kazoe"].format(han=v.han, basic=score.basic_points)
+    if score.limit and (v.han >= 5 or v.fu is None):
+        return t["limit"].format(han=v.han, limit=score.limit, basic=score.basic_points)
+    text = t["han_fu"].format(han=v.han, fu=v.fu, basic=score.basic_points)
+    return text + (f" → {score.limit}" if score.limit else "")
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
+
+
+def _hand_lines(s: Settlement, t: dict, seat: dict) -> list[str]:
+    result, request = s.request.result, s.request
+    lines = []
+    if isinstance(result, Ron):
+        for score in s.wins:
+            lines.append(t["ron"].format(winner=seat[score.seat], discarder=seat[result.discarder],
+                                         value=_value(score, t)))
+    elif isinstance(result, Tsumo):
+        lines.append(t["tsumo"].format(winner=seat[result.winner], value=_value(s.wins[0], t)))
+    elif isinstance(result, Draw):
+        lines.append(t["draw"].format(tenpai=_join([seat[x] for x in result.tenpai], t)
+                                      or t["nobody"]))
+    elif isinstance(result, Chombo):
+        lines.append(t["chombo"].format(offender=seat[result.offender]))
+
+    counters = {(p.payer, p.payee): p.amount for p in s.payments if p.kind == "honba"}
+    for p in s.payments:
+        if p.kind == "noten":
+            lines.append(t["noten"].format(payer=seat[p.payer], payee=seat[p.payee],
+                                           amount=p.amount))
+        elif p.kind == "hand":
+            extra = counters.get((p.payer, p.payee), 0)
+            key = "pays_counters" if extra else "pays"
+            lines.append(t[key].format(payer=seat[p.payer], payee=seat[p.payee], hand=p.amount,
+                                       counters=extra, honba=request.honba,
+                                       amount=p.amount + extra))
+    sticks = s.deposits
+    if sticks.declared:
+        lines.append(t["declared"].format(who=_join([seat[x] for x in sticks.declared], t)))
+    if sticks.returned:
+        lines.append(t["returned"].format(who=_join([seat[x] for x in sticks.returned], t)))
+    for who, n in sticks.taken.items():
+        lines.append(t["takes"].format(who=seat[who], n=n, points=n * 1000))
+    if s.next.pot and not sticks.taken:
+        lines.append(t["stays_on_table"].format(n=s.next.pot))
+    lines.append(t["deltas"].format(deltas=", ".join(f"{seat[x]} {_signed(s.deltas[x])}"
+                                                     for x in SEATS)))
+    if s.next.dealer_stays:
+        lines.append(t["next_stays"].format(dealer=seat[DEALER], honba=s.next.honba,
+                                            pot=s.next.pot))
+    else:
+        lines.append(t["next_passes"].format(next_dealer=seat["S"], honba=s.next.honba,
+                                             pot=s.next.pot))
+    return lines
+
+
+def _game_end_lines(g: GameEnd, t: dict, seat: dict) -> list[str]:
+    n = g.request.pot
+    if n == 0:
+        head = t["end_none"]
+    elif len(g.first) == 1:
+        head = t["end_one"].format(n=n, points=n * 1000, first=seat[g.first[0]])
+    else:
+        head = t["end_tie"].format(n=n, points=n * 1000, first=_join([seat[x] for x in g.first], t),
+                                   share=_number(g.share))
+    scores = ", ".join(f"{seat[x]} {_number(g.final_scores[x])}" for x in SEATS)
+    return [head, t["final"].format(scores=scores)]
+
+
+def _number(value: int | float) -> str:
+    return str(value) if isinstance(value, int) else f"{value:.2f}"
