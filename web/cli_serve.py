@@ -76,6 +76,7 @@ def serve(
         raise typer.Exit(1)
     typer.echo(f"mjscore page: {url}   (API docs: {url}docs)")
     if qr_url:
+        typer.echo(f"On this computer: http://127.0.0.1:{port}/")
         typer.echo("Open it on a phone on the same network:")
         typer.echo(qr_text(qr_url))
     else:
