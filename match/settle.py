@@ -111,6 +111,11 @@ def settle_nts(engine: Engine, ruleset: str, prevailing_wind: str,
             hand["dead"] = True
         hands[name] = hand
 
+    missing = [n for n in seat_of
+               if n not in hands and n not in game.scores and n not in game.dead]
+    if missing:
+        raise SessionError("no hand or score for " + ", ".join(missing) +
+                           ": give --hand-of NAME=HAND or --score-of NAME=POINTS (or --dead NAME)")
     exchanges: list[dict] = []
     if len(hands) == 4:
         request = {"ruleset": ruleset, "prevailing_wind": prevailing_wind, "outcome": "mahjong",
@@ -136,10 +141,6 @@ def settle_nts(engine: Engine, ruleset: str, prevailing_wind: str,
     if loser_hands:
         scores.update(_loser_scores(engine, ruleset, prevailing_wind, seat_of, winner,
                                     hands.get(winner), loser_hands, exchanges))
-    missing = [n for n in seat_of if n not in scores]
-    if missing:
-        raise SessionError("no hand or score for " + ", ".join(missing) +
-                           ": give --hand-of NAME=HAND or --score-of NAME=POINTS (or --dead NAME)")
     request = {"ruleset": ruleset, "prevailing_wind": prevailing_wind, "outcome": "mahjong",
                "winner": seat_of[winner],
                "given_scores": {seat_of[n]: s for n, s in scores.items()}}
