@@ -271,6 +271,15 @@ def test_breakdown_in_dutch_and_english(client):
     assert [x["label"] for x in en["base_points"]] != [x["label"] for x in nl["base_points"]]
 
 
+def test_an_invalid_hand_says_why_in_the_language_asked(client):
+    body = {"hand": "RRR 1112345557s 9p +6s", "context": dict(HAND_CONTEXT, lang="nl")}
+    res = client.post("/api/score", json=body).json()
+    assert res["valid"] is False and res["final"] is None
+    bd = res["breakdown"]
+    assert bd["valid"] is False and bd["reason"] == res["score"]["reason"]
+    assert bd["reason_label"] and bd["reason_label"] != bd["reason"].replace("_", " ")
+
+
 def test_missing_context_is_reported_not_guessed(client):
     scan = upload(client).json()
     r = client.post("/api/score", json={"tiles": scan["tiles"], "context": {"seat": "E"}})

@@ -134,6 +134,14 @@ def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None
 
     app.add_middleware(LimitBody, max_bytes=max_upload_bytes + BODY_SLACK)
 
+    @app.middleware("http")
+    async def _headers(request: Request, call_next):
+        response = await call_next(request)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        return response
+
     @app.get("/", include_in_schema=False)
     def index():
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})

@@ -75,6 +75,11 @@ CODES: dict[str, tuple[str, str]] = {
     "duplicate_bonus_tile": ("a bonus tile twice", "een bloem of seizoen dubbel"),
     "special_condition": ("special moment does not fit the hand", "bijzonder moment past niet bij de hand"),
     "error": ("the engine could not score this hand", "de rekenmodule kon deze hand niet tellen"),
+    "bonus_tiles_not_allowed": ("flowers and seasons count only in the NTS app rules",
+                                "bloemen en seizoenen tellen alleen bij de NTS-app-regels"),
+    "face_down_tile": ("a face-down tile outside a concealed kong", "een dichte steen buiten een dichte kong"),
+    "syntax": ("the hand is not written correctly", "de hand is niet goed geschreven"),
+    "unsupported_ruleset": ("unknown rules", "onbekende regels"),
 }
 
 TILE_WORDS = {"E": ("East", "Oost"), "S": ("South", "Zuid"), "W": ("West", "West"),
@@ -84,15 +89,16 @@ TILE_WORDS = {"E": ("East", "Oost"), "S": ("South", "Zuid"), "W": ("West", "West
 
 def label(code: str, lang: str = "en") -> str:
     """Readable name of a scoring code in ``lang`` (``en`` or ``nl``)."""
+    name, _, arg = code.partition(":")
     try:
         from scoring import label as engine_label         # the engine's own names, when it has them
-        text = engine_label(code, lang)
-        if text:
-            return str(text)
+        text = str(engine_label(code, lang) or "")
+        # the engine spells out codes it has no name for; this table may know them
+        if text and not (name in CODES and text.startswith(name.replace("_", " "))):
+            return text
     except Exception:
         pass
     li = 1 if lang == "nl" else 0
-    name, _, arg = code.partition(":")
     base = CODES[name][li] if name in CODES else name.replace("_", " ")
     if arg:
         arg = TILE_WORDS[arg][li] if arg in TILE_WORDS else arg
