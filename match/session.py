@@ -17,13 +17,12 @@ import random
 from dataclasses import dataclass, field
 
 from match import dice, rotation
-from match.model import MatchState, NtsGame, RiichiGame, RiichiWin, SessionError
-from match.settle import Engine, SPECIALS, WIN_TYPES, riichi_game_end, settle_nts, settle_riichi
+from match.model import MatchState, NtsGame, RiichiGame, SessionError
+from match.checks import check_nts, check_riichi
+from match.settle import Engine, riichi_game_end, settle_nts, settle_riichi
 from match.store import Store, now_iso
 
 DEFAULT_START = {"nts": 0, "nts-app": 0, "riichi": 30000}
-MAX_HAND_SCORE = 2000          # §9: no single hand scores more
-RIICHI_FU = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110)
 
 
 def default_engine() -> Engine:
@@ -214,7 +213,7 @@ class MatchBook:
             if not isinstance(game, RiichiGame):
                 raise SessionError("this is a riichi session: report han/fu with --han/--fu, "
                                    "--tsumo or --ron-from, or --draw")
-            game = self._check_riichi(view, game)
+            game = check_riichi(view, game)
             prevailing = view.prevailing_wind
             result = settle_riichi(self.engine, seats, state, game)
             record.update(self._riichi_record(game))
@@ -226,7 +225,7 @@ class MatchBook:
             if not isinstance(game, NtsGame):
                 raise SessionError(f"this is an {view.ruleset} session: han/fu, tsumo/ron and "
                                    "riichi options belong to riichi sessions")
-            game = self._check_nts(view, game)
+            game = check_nts(view, game)
             prevailing = self._nts_prevailing(view, game)
             result = settle_nts(self.engine, view.ruleset, prevailing, seats, game)
             record.update(self._nts_record(game))
@@ -264,113 +263,6 @@ class MatchBook:
         if wind not in rotation.WINDS:
             raise SessionError(f"prevailing wind must be one of E, S, W, N, not {wind!r}")
         return wind
-
-    def _check_nts(self, view: SessionView, game: NtsGame) -> NtsGame:
-        name = _Names(view)
-        winner = name(game.winner) if game.winner else None
-        hands = {name(k): v for k, v in game.hands.items()}
-        scores = {name(k): v for k, v in game.scores.items()}
-        dead = tuple(dict.fromkeys(name(d) for d in game.dead))
-        discarder = name(game.discarder) if game.discarder else None
-        if len(hands) != len(game.hands) or len(scores) != len(game.scores):
-            raise SessionError("a player is named twice in --hand-of or --score-of")
-        for player, points in scores.items():
-            if not 0 <= points <= MAX_HAND_SCORE:
-                raise SessionError(f"score of {player} must be 0 to {MAX_HAND_SCORE} "
-                                   f"(the limit), not {points}")
-            if player in hands:
-                raise SessionError(f"{player} has both a hand and a score; give one of them")
-        if winner is None:
-            if hands or scores or game.winner_hand or dead or discarder:
-                raise SessionError("a draw (remise) takes no winner, hands, scores or dead hands: "
-                                   "nobody scores and nobody pays")
-            return NtsGame(prevailing_wind=game.prevailing_wind)
-        if winner in dead:
-            raise SessionError(f"{winner} cannot both win and have a dead hand")
-        if winner in hands:
-            raise SessionError(f"give {winner}'s (the winner's) hand with --hand, not --hand-of")
-        if game.winner_hand is None and winner not in scores:
-            raise SessionError(f"give the winner's hand (--hand or --photo) or score "
-                               f"(--score-of {winner}=POINTS)")
-        if game.winner_hand is not None and winner in scores:
-            raise SessionError(f"{winner} has both a hand and a score; give one of them")
-        for player in dead:
-            if player in scores and scores[player] != 0:
-                raise SessionError(f"{player} has a dead hand and scores 0, not {scores[player]}")
-        if discarder == winner:
-            raise SessionError(f"{winner} cannot win on his own discard; use --self-drawn")
-        if game.win_type not in WIN_TYPES:
-            raise SessionError(f"unknown way of winning {game.win_type!r}")
-        if discarder and game.win_type == "self_drawn":
-            raise SessionError("a self-drawn win has no discarder")
-        for flag in game.special:
-            if flag not in SPECIALS:
-                raise SessionError(f"unknown special {flag!r}; choose from " + ", ".join(SPECIALS))
-        return NtsGame(winner=winner, winner_hand=game.winner_hand,
-                       winning_tile=game.winning_tile, win_type=game.win_type,
-                       discarder=discarder, special=game.special, hands=hands, scores=scores,
-                       dead=dead, prevailing_wind=game.prevailing_wind, photo=game.photo)
-
-    def _check_riichi(self, view: SessionView, game: RiichiGame) -> RiichiGame:
-        name = _Names(view)
-        wins = tuple(_check_win(w, name) for w in game.wins)
-        winners = [w.player for w in wins]
-        if len(set(winners)) != len(winners):
-            raise SessionError("a winner is named twice")
-        riichi = tuple(name(p) for p in game.riichi)
-        if len(set(riichi)) != len(riichi):
-            raise SessionError("a player is named twice in --riichi")
-        tenpai = tuple(name(p) for p in game.tenpai)
-        discarder = name(game.discarder) if game.discarder else None
-        chombo = name(game.chombo) if game.chombo else None
-        outcome = game.outcome
-        if outcome == "ron":
-            if not wins:
-                raise SessionError("a ron needs a winner (--winner NAME --han N --fu N)")
-            if discarder is None:
-                raise SessionError("a ron needs the player who discarded: --ron-from NAME")
-            if discarder in winners:
-                raise SessionError(f"{discarder} cannot win on his own discard; use --tsumo")
-            if len(wins) > 3:
-                raise SessionError("at most three players can win on one discard")
-        elif outcome == "tsumo":
-            if len(wins) != 1:
-                raise SessionError("a tsumo has exactly one winner")
-            if discarder:
-                raise SessionError("a tsumo has no discarder (--ron-from)")
-        elif outcome in ("draw", "chombo"):
-            if wins:
-                raise SessionError(f"a {outcome} has no winners")
-            if outcome == "chombo" and chombo is None:
-                raise SessionError("name the player who made the chombo: --chombo NAME")
-        else:
-            raise SessionError("say how the hand ended: --ron-from NAME, --tsumo, --draw "
-                               "or --chombo NAME")
-        if tenpai and outcome != "draw":
-            raise SessionError("--tenpai is only for a draw (exhaustive draw)")
-        if (game.dora or game.ura_dora or game.special) and not any(w.hand for w in wins):
-            raise SessionError("--dora, --ura-dora and --special need the winner's tiles "
-                               "(--hand); with --han/--fu count them into the han")
-        wins = tuple(self._value_from_tiles(view, w, outcome, riichi, game) for w in wins)
-        return RiichiGame(outcome=outcome, wins=wins, discarder=discarder, riichi=riichi,
-                          tenpai=tuple(dict.fromkeys(tenpai)), chombo=chombo,
-                          dora=game.dora, ura_dora=game.ura_dora, special=game.special)
-
-    @staticmethod
-    def _value_from_tiles(view: SessionView, win: RiichiWin, outcome: str,
-                          riichi: tuple[str, ...], game: RiichiGame) -> RiichiWin:
-        """Han and fu from the winner's tiles (riichi_hand), for this seat and round."""
-        if win.hand is None:
-            return win
-        from match.riichi_hand import hand_value
-
-        value = hand_value(win.hand, seat_wind=view.seats[win.player],
-                           round_wind=view.riichi_label()[0], tsumo=outcome == "tsumo",
-                           riichi=win.player in riichi, dora=list(game.dora),
-                           ura_dora=list(game.ura_dora), special=game.special,
-                           owner=win.player)
-        return RiichiWin(player=win.player, han=value.han, fu=value.fu or None,
-                         yakuman=value.yakuman, hand=win.hand, yaku=value.yaku)
 
     @staticmethod
     def _nts_record(game: NtsGame) -> dict:
@@ -429,36 +321,3 @@ class MatchBook:
         seats = self._seats(view.players, view.setup, state)
         final = riichi_game_end(self.engine, seats, totals, state.pot)
         return {"final_scores": final, "pot_awarded": state.pot}
-
-
-class _Names:
-    """Resolve a typed player name (case-insensitive) to the session's spelling."""
-
-    def __init__(self, view: SessionView):
-        self.view = view
-        self.by_fold = {p.casefold(): p for p in view.players}
-
-    def __call__(self, typed: str) -> str:
-        found = self.by_fold.get(typed.strip().casefold())
-        if found is None:
-            raise SessionError(f"unknown player {typed.strip()!r} in session {self.view.id}; "
-                               "the players are " + ", ".join(self.view.players))
-        return found
-
-
-def _check_win(win: RiichiWin, name: _Names) -> RiichiWin:
-    """A riichi winner's value, checked before the engine sees it."""
-    player = name(win.player)
-    if win.hand is not None:
-        return RiichiWin(player=player, hand=win.hand)
-    if win.yakuman:
-        return RiichiWin(player=player, han=win.han or 13, fu=win.fu, yakuman=True)
-    if win.han is None or win.han < 1:
-        raise SessionError(f"han of {player} must be 1 or more (or 'yakuman')")
-    if win.han <= 4:
-        if win.fu is None:
-            raise SessionError(f"{player} has {win.han} han: give the fu too (--fu)")
-        if win.fu not in RIICHI_FU:
-            raise SessionError(f"fu of {player} must be one of "
-                               + ", ".join(map(str, RIICHI_FU)) + f", not {win.fu}")
-    return RiichiWin(player=player, han=win.han, fu=win.fu, yakuman=False)
