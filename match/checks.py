@@ -109,6 +109,7 @@ def check_riichi(view: SessionView, game: RiichiGame) -> RiichiGame:
                       tenpai=tuple(dict.fromkeys(tenpai)), chombo=chombo,
                       dora=game.dora, ura_dora=game.ura_dora, special=game.special)
 
+
 def _value_from_tiles(view: SessionView, win: RiichiWin, outcome: str,
                       riichi: tuple[str, ...], game: RiichiGame) -> RiichiWin:
     """Han and fu from the winner's tiles (riichi_hand), for this seat and round."""
