@@ -33,8 +33,9 @@ def _win_type(discard: bool, self_drawn: bool, robbed_kong: bool) -> str | None:
     return chosen[0] if chosen else None
 
 
-def _ask_missing(ctx: ScanContext) -> ScanContext:
-    """Interactive runs ask for what the photo cannot show (never guessed)."""
+def _ask_missing(ctx: ScanContext, suggested_tile: str | None = None) -> ScanContext:
+    """Interactive runs ask for what the photo cannot show (never guessed: a tile lying apart
+    is only offered as the default answer)."""
     asks = [("winning_tile", "Winning tile (e.g. 5p, E, Wh)"),
             ("win_type", "Won on a discard or self-drawn? [discard/self]"),
             ("seat", "Seat wind of the winner [E/S/W/N]"),
@@ -42,11 +43,13 @@ def _ask_missing(ctx: ScanContext) -> ScanContext:
     for field, prompt in asks:
         if getattr(ctx, field) is not None:
             continue
+        default = suggested_tile if field == "winning_tile" else None
         while True:
             try:
-                answer = input(prompt + ": ").strip()
+                answer = input(prompt + (f" [{default}, the tile lying apart]" if default else "") + ": ").strip()
             except EOFError:
                 return ctx
+            answer = answer or default or ""
             if not answer:
                 break
             try:
@@ -123,7 +126,7 @@ def scan(
 ) -> None:
     """Read the tiles in a photo; with the game context, group and score the hand."""
     from handscan.outputs import annotate as draw_annotation, write_json, write_yolo_labels
-    from handscan.pipeline import evaluate, photo_read_from_json, read_photo
+    from handscan.pipeline import evaluate, photo_read_from_json, read_photo, suggested_winning_tile
     from handscan.render import read_text, result_text
     from handscan.review import apply_fixes
     from vision.layout import group_tiles
@@ -173,7 +176,8 @@ def scan(
         photo_ctx = ctx
         if scoring and interactive and photo_ctx.missing() and hand is None:
             echo(read_text(read, layout, threshold, lang))
-            photo_ctx = _ask_missing(photo_ctx)
+            apart = suggested_winning_tile(layout)
+            photo_ctx = _ask_missing(photo_ctx, apart[1] if apart else None)
         try:
             res = evaluate(str(photo), layout, photo_ctx, read=read, hand=hand, threshold=threshold)
         except RuntimeError as exc:                           # engine missing from the install

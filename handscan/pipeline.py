@@ -183,6 +183,13 @@ def layout_parts(layout: Layout, winning_tile: str | None) -> tuple[HandParts, l
     return parts, notes
 
 
+def suggested_winning_tile(layout: Layout | None) -> tuple[int, str] | None:
+    """(tile index, kind) of a lone tile set apart at the end of the concealed row."""
+    if layout is None or layout.apart_tile is None or layout.apart_tile >= len(layout.tiles):
+        return None
+    return layout.apart_tile, layout.tiles[layout.apart_tile].kind
+
+
 def parts_notation(parts: HandParts) -> str:
     out = list(parts.melds)
     if parts.concealed:
@@ -232,6 +239,10 @@ def evaluate(photo: str, layout: Layout, ctx: ScanContext, *, read: PhotoRead | 
     missing = ctx.missing()
     for name in missing:
         res.flags.append("missing_" + name.replace(" ", "_"))
+    apart = suggested_winning_tile(layout)
+    if ctx.winning_tile is None and apart is not None:
+        res.warnings.append(f"tile {apart[0] + 1} ({apart[1]}) lies apart at the end of the concealed row: "
+                            f"the winning tile? (give --winning-tile {apart[1]})")
     if missing:
         return res
     res.request = build_request(parts, ctx)

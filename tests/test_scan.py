@@ -271,3 +271,17 @@ def test_interactive_run_asks_for_what_the_photo_cannot_show(monkeypatch):
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     ctx = _ask_missing(make_context(ruleset="nts-app"))
     assert (ctx.winning_tile, ctx.win_type, ctx.seat, ctx.wind, ctx.ruleset) == ("6s", "self_drawn", None, "S", "nts-app")
+
+
+def test_a_tile_lying_apart_is_suggested_as_the_winning_tile_never_taken(monkeypatch):
+    # the 6s lies apart at the end of the concealed row
+    tiles = place([["EEE"], ["RRR234m88s45s", "6s"]])
+    layout = group_tiles(tiles)
+    assert layout.apart_tile == 14 - 1 and layout.notation == "[EEE] 234m 45688s RRR"
+    res = evaluate("p.jpg", layout, make_context("E", "S", None, "self_drawn", "nts-app"))
+    assert res.score is None and "missing_winning_tile" in res.flags
+    assert any("tile 14 (6s) lies apart" in w and "--winning-tile 6s" in w for w in res.warnings)
+    from handscan.cli_scan import _ask_missing
+    answers = iter(["", "E"])                       # Enter takes the offered default
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert _ask_missing(make_context(wind="S", win_type="discard"), "6s").winning_tile == "6s"

@@ -165,6 +165,7 @@ class Layout:
     rows: int = 0
     direction_deg: float = 0.0                           # reading direction in the image
     score: float = 0.0                                   # structural plausibility (higher = better)
+    apart_tile: int | None = None     # a lone concealed tile set apart at the row's end (the winning tile?)
 
     @property
     def melds(self) -> list[str]:
@@ -658,7 +659,23 @@ def _build_layout(ordered, pos, blocks, concealed, parts, bonus_tiles, conf, not
     conc = [t for g in groups if g.kind == CONCEALED for t in g.tokens]
     bonus = sorted((t for g in groups if g.kind == BONUS for t in g.tokens), key=sort_key)
     warnings += _hand_warnings(groups)
-    return Layout(groups, conc, bonus, hand_notation(groups), warnings, ordered, n_rows, direction, total)
+    return Layout(groups, conc, bonus, hand_notation(groups), warnings, ordered, n_rows, direction, total,
+                  _apart_tile(blocks, concealed, pos))
+
+
+def _apart_tile(blocks, concealed, pos) -> int | None:
+    """Players often put the winning tile a little apart at the end of the concealed row: a
+    one-tile concealed block at either end of a row whose other concealed block is larger.
+    Only ever offered as a suggestion (the winning tile is never guessed)."""
+    conc = [b for b, c in zip(blocks, concealed) if c]
+    for row in {b.row for b in conc}:
+        in_row = [b for b in conc if b.row == row]          # blocks keep their order along the row
+        if len(in_row) != 2:
+            continue
+        for lone, rest in ((in_row[-1], in_row[0]), (in_row[0], in_row[-1])):
+            if len(lone.tiles) == 1 and len(rest.tiles) >= 2:
+                return pos[lone.tiles[0].index]
+    return None
 
 
 def _add_sets(groups: list[Group], b: _Block, p, idx: list[int], conf: float, base: str) -> None:
