@@ -8,7 +8,7 @@ it must be the engine's score for the hand typed in.
 
 ``MJSCORE_SCREENSHOT=docs/web-phone.png`` writes a screenshot of the page at phone size
 (390x844); the normal suite writes nothing. Where Chromium or Playwright is missing the test
-skips with the reason (CI installs both: see docs/web.md)."""
+skips with the reason, unless ``MJSCORE_REQUIRE_BROWSER=1`` (CI), where it fails (see docs/web.md)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,16 @@ def _browser_missing() -> str | None:
     return None
 
 
-pytestmark = pytest.mark.skipif(_browser_missing() is not None, reason=_browser_missing() or "")
+REQUIRED = os.environ.get("MJSCORE_REQUIRE_BROWSER") == "1"     # CI: a missing browser fails
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _needs_browser():
+    missing = _browser_missing()
+    if missing and REQUIRED:
+        pytest.fail(f"MJSCORE_REQUIRE_BROWSER=1 but {missing}")
+    if missing:
+        pytest.skip(missing)
 
 
 @pytest.fixture(scope="module")

@@ -54,7 +54,7 @@ const $ = sel => document.querySelector(sel);
 const saved = JSON.parse(localStorage.getItem("mjscore") || "{}");
 const S = {
   lang: saved.lang || ((navigator.language || "en").startsWith("nl") ? "nl" : "en"),
-  tiles: [], width: 0, height: 0, fixed: new Set(), win: null,
+  tiles: [], read: [], low: 0.6, width: 0, height: 0, fixed: new Set(), win: null,
   seat: saved.seat || "E", wind: saved.wind || "E", winType: "discard", ruleset: saved.ruleset || "nts",
   special: new Set(), seq: 0, last: null, sessions: [], session: null, newRuleset: "nts",
 };
@@ -124,6 +124,8 @@ async function onPhoto(file) {
   try {
     const scan = await api("POST", "/api/scan", form);
     S.tiles = scan.tiles; S.width = scan.width; S.height = scan.height;
+    S.low = scan.low_confidence_threshold ?? 0.6;
+    S.read = scan.tiles.map(tl => ({ kind: tl.kind, alternatives: tl.alternatives || [] }));
     status.textContent = scan.tiles.length ? t("found")(scan.tiles.length) : t("none_found");
     $("#tap-hint").hidden = !scan.tiles.length;
     renderTiles();
@@ -137,7 +139,7 @@ function tileState(i) {
   const tile = S.tiles[i];
   const cls = [];
   if (S.fixed.has(i)) cls.push("fixed");
-  else if (tile.confidence < 0.6) cls.push("low");
+  else if (tile.confidence < S.low) cls.push("low");
   if (S.win === i) cls.push("win");
   return cls;
 }
@@ -183,8 +185,11 @@ function openSheet(i) {
   sheet.dataset.n = String(i + 1);
   const pct = S.fixed.has(i) ? null : Math.round(tile.confidence * 100);
   $("#sheet-title").textContent = t("tile")(i + 1, tile.kind, pct);
-  const alts = (tile.alternatives || []).filter(([k]) => k !== tile.kind && k !== "X");
-  $("#sheet-alts").replaceChildren(...alts.map(([k, p]) => kindButton(i, k, Math.round(p * 100), true)));
+  // the recognizer's reading and runner-ups stay on offer after a correction
+  const read = S.read[i] || { kind: tile.kind, alternatives: [] };
+  const alts = [[read.kind, null], ...read.alternatives].filter(([k], j, all) =>
+    k !== tile.kind && k !== "X" && all.findIndex(([x]) => x === k) === j && (j > 0 || S.fixed.has(i)));
+  $("#sheet-alts").replaceChildren(...alts.map(([k, p]) => kindButton(i, k, p == null ? null : Math.round(p * 100), true)));
   $("#sheet-kinds").replaceChildren(...KINDS.filter(k => !alts.some(([a]) => a === k)).map(k => kindButton(i, k, null, false)));
   $("#sheet-win").onclick = () => { S.win = S.win === i ? null : i; closeSheet(); };
   $("#sheet-back").onclick = () => setKind(i, "X");
@@ -195,7 +200,7 @@ function kindButton(i, k, pct, isAlt) {
   const b = document.createElement("button");
   b.type = "button"; b.dataset.kind = k;
   b.className = kindClass(k) + (isAlt ? " alt" : "") + (S.tiles[i].kind === k ? " current" : "");
-  b.innerHTML = k + (pct != null ? `<span class="p">${pct}%</span>` : "");
+  b.innerHTML = k + (pct != null && !Number.isNaN(pct) ? `<span class="p">${pct}%</span>` : "");
   b.addEventListener("click", () => setKind(i, k));
   return b;
 }
