@@ -130,51 +130,6 @@ WIND_IDX = (27, 28, 29, 30)
 DRAGON_IDX = (31, 32, 33)
 
 
-def _one_suit(c: list[int]) -> int | None:
-    """The single suit of all suited tiles (None when none or several)."""
-    suits = {suit_of(i) for i in range(27) if c[i]}
-    return suits.pop() if len(suits) == 1 else None
-
-
-def _nine_gates(c: list[int]) -> bool:
-    s = _one_suit(c)
-    if s is None or any(c[27:]):
-        return False
-    b = 9 * s
-    return c[b] >= 3 and c[b + 8] >= 3 and all(c[b + k] >= 1 for k in range(1, 8))
-
-
-def _thirteen_orphans(c: list[int]) -> bool:
-    return all(c[i] >= 1 for i in ORPHANS) and not any(c[i] for i in range(34) if i not in ORPHANS)
-
-
-def _wind_snake(c: list[int]) -> bool:
-    s = _one_suit(c)
-    if s is None or any(c[i] for i in DRAGON_IDX):
-        return False
-    b = 9 * s
-    return all(c[b + k] >= 1 for k in range(9)) and all(c[i] >= 1 for i in WIND_IDX)
-
-
-def _dragon_snake(c: list[int]) -> bool:
-    s = _one_suit(c)
-    if s is None:
-        return False
-    b = 9 * s
-    winds = [c[i] for i in WIND_IDX]
-    return (all(c[b + k] == 1 for k in range(9)) and all(c[i] == 1 for i in DRAGON_IDX)
-            and sorted(winds) == [0, 0, 0, 2])
-
-
-def _imperial_court(c: list[int]) -> bool:
-    s = _one_suit(c)
-    if s is None:
-        return False
-    b = 9 * s
-    return (all(c[b + k] == 1 for k in range(7)) and c[b + 7] == 0 and c[b + 8] == 0
-            and all(c[i] == 1 for i in WIND_IDX + DRAGON_IDX))
-
-
 def _pairs(c: list[int], duplicates: bool) -> bool:
     if duplicates:
         return all(n in (0, 2, 4) for n in c)
@@ -204,16 +159,38 @@ IRREGULAR_VALUES = {
     "imperial_court": 1000, "honour_twins": 2000, "pure_twins": 1000, "very_clean_twins": 1000,
     "clean_twins": 500, "seven_twins": 250,
 }
-_IRREGULAR_TESTS = (("nine_gates", _nine_gates), ("thirteen_orphans", _thirteen_orphans),
-                    ("wind_snake", _wind_snake), ("dragon_snake", _dragon_snake),
-                    ("imperial_court", _imperial_court))
+_ALL_ONES_9 = [1] * 9
+
+
+def _one_suit_patterns(c: list[int], b: int) -> list[str]:
+    """Irregular patterns built on one suit starting at index ``b`` (all suited tiles in it)."""
+    s9 = c[b:b + 9]
+    winds, dragons = c[27:31], c[31:34]
+    found = []
+    if not any(winds) and not any(dragons):
+        if s9[0] >= 3 and s9[8] >= 3 and all(s9[1:8]):
+            found.append("nine_gates")
+    elif all(s9) and all(winds) and not any(dragons):
+        found.append("wind_snake")
+    elif s9 == _ALL_ONES_9 and dragons == [1, 1, 1] and sorted(winds) == [0, 0, 0, 2]:
+        found.append("dragon_snake")
+    elif s9[:7] == _ALL_ONES_9[:7] and not s9[7] and not s9[8] and winds == [1, 1, 1, 1] and dragons == [1, 1, 1]:
+        found.append("imperial_court")
+    return found
 
 
 def irregular(c: list[int], duplicates: bool = True) -> str | None:
-    """The highest irregular limit hand the 14 tiles of ``c`` form, or None."""
+    """The highest irregular limit hand the 14 tiles of ``c`` form (§8.1), or None."""
     if sum(c) != 14:
         return None
-    found = [code for code, test in _IRREGULAR_TESTS if test(c)]
+    if sum(1 for n in c if n) < 9 and any(n % 2 for n in c):     # neither twins nor 9+ kinds
+        return None
+    suits = [s for s in range(3) if any(c[9 * s:9 * s + 9])]
+    found = []
+    if len(suits) == 1:
+        found = _one_suit_patterns(c, 9 * suits[0])
+    elif len(suits) == 3 and all(c[i] for i in ORPHANS) and sum(c[i] for i in ORPHANS) == 14:
+        found = ["thirteen_orphans"]
     twins = twins_class(c, duplicates)
     if twins:
         found.append(twins)
@@ -259,6 +236,8 @@ def wait_set(c13: list[int], sets_needed: int, pair_needed: bool, irregular_allo
 
 def irregular_waits(c13: list[int], duplicates: bool = True) -> str | None:
     """The highest irregular limit hand the 13 tiles are one tile away from (§8.3)."""
+    if sum(1 for n in c13 if n) < 8 and sum(1 for n in c13 if n % 2) > 1:
+        return None                      # one more tile makes neither twins nor 9+ kinds
     best = None
     for t in _candidates(c13):
         if c13[t] >= 4:
