@@ -24,6 +24,13 @@ class Placement:
     pose: str = "up"
     yaw: float = 0.0
     group: int = -1
+    size: tuple[float, float, float] | None = None  # props only: (width, depth, height)
+    colour: tuple[int, int, int] | None = None  # props only
+
+    @property
+    def is_prop(self) -> bool:
+        """A non-tile object (rack, scoring stick, chip): drawn, never labelled."""
+        return self.kind.startswith("_")
 
 
 @dataclass(frozen=True)
@@ -32,6 +39,12 @@ class TileDims:
     height: float = 1.33
     thickness: float = 0.7
     back_fraction: float = 0.45  # share of the thickness in the back colour
+
+
+def effective_dims(p: Placement, dims: TileDims) -> TileDims:
+    if p.size is None:
+        return dims
+    return TileDims(width=p.size[0], height=p.size[1], thickness=p.size[2], back_fraction=0.0)
 
 
 def footprint(p: Placement, dims: TileDims) -> tuple[float, float]:
@@ -43,6 +56,7 @@ def footprint(p: Placement, dims: TileDims) -> tuple[float, float]:
 
 def tile_frame(p: Placement, dims: TileDims) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Origin and unit axes (u, v, n) of the tile box in world coordinates."""
+    dims = effective_dims(p, dims)
     a = math.radians(p.yaw)
     ca, sa = math.cos(a), math.sin(a)
     ex, ey, ez = np.array([ca, sa, 0.0]), np.array([-sa, ca, 0.0]), np.array([0.0, 0.0, 1.0])
@@ -66,6 +80,7 @@ def tile_frame(p: Placement, dims: TileDims) -> tuple[np.ndarray, np.ndarray, np
 def box_faces(p: Placement, dims: TileDims) -> list[tuple[str, np.ndarray, np.ndarray]]:
     """The six faces as (name, 4x3 corners, outward normal).  Corner order of ``face`` and
     ``back`` is texture order: top-left, top-right, bottom-right, bottom-left of the face art."""
+    dims = effective_dims(p, dims)
     o, u, v, n = tile_frame(p, dims)
     w, h, t = dims.width, dims.height, dims.thickness
 
@@ -83,6 +98,7 @@ def box_faces(p: Placement, dims: TileDims) -> list[tuple[str, np.ndarray, np.nd
 
 
 def box_corners(p: Placement, dims: TileDims) -> np.ndarray:
+    dims = effective_dims(p, dims)
     o, u, v, n = tile_frame(p, dims)
     w, h, t = dims.width, dims.height, dims.thickness
     return np.array([o + u * a + v * b + n * c for a in (0, w) for b in (0, h) for c in (0, t)])

@@ -220,7 +220,8 @@ def layout_placements(layout: HandLayout, dims: TileDims, rng: np.random.Generat
     row_end = x
     if layout.rows == 2:
         depth = dims.thickness if layout.standing else h
-        y = -(depth / 2 + float(rng.uniform(0.4, 1.2)) + h / 2)
+        clear = float(rng.uniform(1.1, 1.8)) if layout.standing else float(rng.uniform(0.4, 1.2))  # room for a rack
+        y = -(depth / 2 + clear + h / 2)
         x = float(rng.uniform(-0.5, 1.0))
     else:
         y = 0.0
@@ -236,6 +237,13 @@ def layout_placements(layout: HandLayout, dims: TileDims, rng: np.random.Generat
                 roles.append(Role(f"meld{mi}", ti))
             x += fw + gap()
         x += float(rng.uniform(0.35, 0.9))
+    if layout.standing and rng.random() < 0.7:
+        from .scene import rack_bar
+
+        rack = rack_bar(rng, dims, row_end)
+        out_rack = [rack]
+    else:
+        out_rack = []
     if layout.bonus:
         # flowers and seasons aside: behind the concealed row, or at the end of the sets row
         behind = rng.random() < 0.5
@@ -246,7 +254,7 @@ def layout_placements(layout: HandLayout, dims: TileDims, rng: np.random.Generat
             if roles is not None:
                 roles.append(Role("bonus", bi))
             bx += w + float(rng.uniform(0.05, 0.4))
-    return out
+    return out + out_rack  # props last: ``roles`` indexes the tiles
 
 
 # ----------------------------------------------------------------------------- rendering
@@ -272,8 +280,8 @@ def render_hand(layout: HandLayout | str, seed: int, size: int = 640, art: str =
     roles: list[Role] = []
     placements = layout_placements(layout, style.dims, rng, roles)
     rotation = layout.rotation if layout.rotation is not None else float(rng.uniform(0, 360))
-    xs = np.array([p.x for p in placements])
-    ys = np.array([p.y for p in placements])
+    xs = np.array([p.x for p in placements if not p.is_prop])
+    ys = np.array([p.y for p in placements if not p.is_prop])
     target = (float((xs.min() + xs.max()) / 2), float((ys.min() + ys.max()) / 2), style.dims.thickness / 2)
     extent = max(float(np.ptp(xs)), float(np.ptp(ys))) + style.dims.height
     elevation = float(rng.uniform(55, 88)) if not layout.standing else float(rng.uniform(40, 70))
@@ -314,7 +322,7 @@ def render_hand(layout: HandLayout | str, seed: int, size: int = 640, art: str =
         "tiles": [{"kind": lab.kind, "box": [round(v, 1) for v in lab.box], "angle": lab.angle,
                    "group": roles[lab.index].group, "position": roles[lab.index].position,
                    "visible": lab.visible} for lab in labels],
-        "missing": len(placements) - len(labels),
+        "missing": sum(not p.is_prop for p in placements) - len(labels),
     }
     return image, tiles, meta
 

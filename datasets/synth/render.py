@@ -44,7 +44,8 @@ def fit_frame(placements: list[Placement], style: TileStyle, cam: Camera, size: 
         proj, _ = cam.project(box_corners(p, style.dims))
         all_pts.append(proj)
         ext = proj.max(0) - proj.min(0)
-        heights.append(max(ext))
+        if not p.is_prop:
+            heights.append(max(ext))
     scale = tile_px / max(float(np.median(heights)), 1e-9)
     pts = np.concatenate(all_pts) * scale
     lo, hi = pts.min(0), pts.max(0)
@@ -121,10 +122,12 @@ def render_tiles(canvas: np.ndarray, placements: list[Placement], style: TileSty
         canvas *= (1 - shadow * smask)[..., None]
 
     ids = np.zeros((h, w), np.uint16)
+    # painter's order by depth along the view axis (rows and a rack in front stay in order)
+    forward = cam.rotation()[2]
     order = []
     for i, p in enumerate(placements):
         centre = box_corners(p, style.dims).mean(0)
-        order.append((-float(np.linalg.norm(centre - cam_pos)), i))
+        order.append((-float(np.dot(centre - cam_pos, forward)), i))
     order.sort()
     hull_areas: dict[int, float] = {}
     face_areas: dict[int, float] = {}
@@ -136,7 +139,10 @@ def render_tiles(canvas: np.ndarray, placements: list[Placement], style: TileSty
         corners_px = frame.to_px(cam.project(box_corners(p, style.dims))[0])
         hull = cv2.convexHull(corners_px.astype(np.float32))
         hull_areas[i] = float(cv2.contourArea(hull))
-        cv2.fillConvexPoly(ids, np.round(hull * 16).astype(np.int32), i + 1, shift=4)
+        cv2.fillConvexPoly(ids, np.round(hull * 16).astype(np.int32), 0 if p.is_prop else i + 1, shift=4)
+        if p.is_prop:
+            _draw_prop(canvas, p, style, cam, frame, cam_pos, light, ambient)
+            continue
         for name, pts, normal in box_faces(p, style.dims):
             centre = pts.mean(0)
             if np.dot(normal, cam_pos - centre) <= 1e-9:
@@ -176,6 +182,8 @@ def render_tiles(canvas: np.ndarray, placements: list[Placement], style: TileSty
 
     labels = []
     for i, p in enumerate(placements):
+        if p.is_prop:
+            continue
         x0, y0, x1, y1 = _visible_box(ids, i + 1, frame, cam, p, style)
         if x1 <= x0:
             continue
@@ -186,15 +194,29 @@ def render_tiles(canvas: np.ndarray, placements: list[Placement], style: TileSty
         # what the camera sees decides the label: a tile seen from behind is a back (X); one
         # seen edge-on shows neither and is left unlabelled
         hull = max(hull_areas.get(i, 1.0), 1.0)
-        if face_areas.get(i, 0.0) >= 0.12 * hull:
+        if face_areas.get(i, 0.0) >= 0.18 * hull:
             kind = p.kind
-        elif back_areas.get(i, 0.0) >= 0.12 * hull:
+        elif back_areas.get(i, 0.0) >= 0.18 * hull:
             kind = "X"
         else:
             continue
         labels.append(TileLabel(kind, (float(x0), float(y0), float(x1), float(y1)),
                                 round(angles.get(i, 0.0), 1), round(min(vis, 1.0), 3), i))
     return labels
+
+
+def _draw_prop(canvas, p, style, cam, frame, cam_pos, light, ambient) -> None:
+    """A plain shaded box (rack, stick, chip) with a thin darker outline."""
+    import cv2
+
+    colour = p.colour or (120, 80, 50)
+    for _name, pts, normal in box_faces(p, style.dims):
+        if np.dot(normal, cam_pos - pts.mean(0)) <= 1e-9:
+            continue
+        quad = frame.to_px(cam.project(pts)[0])
+        _fill(canvas, quad, _shade(colour, normal, light, ambient))
+        cv2.polylines(canvas, [np.round(quad * 16).astype(np.int32)], True,
+                      tuple(float(c) * 0.7 for c in colour), 1, cv2.LINE_AA, shift=4)
 
 
 def _visible_box(ids, tile_id, frame, cam, p, style):

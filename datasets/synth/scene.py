@@ -100,10 +100,50 @@ def layout_rack(rng, dims) -> list[Placement]:
         yaw = 180.0 if k == "X" else rng.normal(0, 1.5)
         out.append(Placement(k, x + dims.width / 2, 0.0, "stand", yaw, 0))
         x += dims.width + rng.uniform(0.0, 0.04)
+    if rng.random() < 0.75:
+        out.append(rack_bar(rng, dims, x))
     if rng.random() < 0.7:
         front = layout_rows(rng, dims)[: int(rng.integers(3, 13))]
-        shift_y = -(dims.thickness / 2 + rng.uniform(0.4, 1.5) + dims.height / 2)
+        shift_y = -(dims.thickness / 2 + rng.uniform(1.0, 2.0) + dims.height / 2)
         out += [Placement(p.kind, p.x, p.y + shift_y, p.pose, p.yaw, p.group + 1) for p in front]
+    return out
+
+
+RACK_COLOURS = [(150, 100, 60), (60, 40, 30), (200, 170, 120), (30, 30, 30), (170, 40, 40), (40, 90, 60),
+                (220, 215, 200)]
+
+
+def rack_bar(rng, dims, row_length: float) -> Placement:
+    """The ledge of a tile rack, lying in front of a standing row that starts at x=0."""
+    depth, height = float(rng.uniform(0.4, 0.9)), float(rng.uniform(0.25, 0.5)) * dims.height
+    colour = RACK_COLOURS[int(rng.integers(len(RACK_COLOURS)))]
+    return Placement("_rack", row_length / 2, -(dims.thickness / 2 + depth / 2 + 0.02), "up", 0.0, -1,
+                     size=(row_length + float(rng.uniform(0.2, 1.0)), depth, height), colour=colour)
+
+
+def add_clutter(rng, placements: list[Placement], dims) -> list[Placement]:
+    """Scoring sticks and chips lying on the table near the tiles (drawn, never labelled)."""
+    if not placements or rng.random() < 0.5:
+        return placements
+    xs = np.array([p.x for p in placements])
+    ys = np.array([p.y for p in placements])
+    out = list(placements)
+    for _ in range(int(rng.integers(1, 6))):
+        for _try in range(20):
+            x = float(rng.uniform(xs.min() - 3, xs.max() + 3))
+            y = float(rng.uniform(ys.min() - 3, ys.max() + 3))
+            if np.min(np.hypot(xs - x, ys - y)) > 2.6:
+                break
+        else:
+            continue
+        if rng.random() < 0.6:  # a scoring stick
+            size = (float(rng.uniform(0.15, 0.3)), float(rng.uniform(3.0, 5.0)), 0.06)
+            colour = [(240, 240, 235), (230, 200, 60), (200, 40, 40), (40, 60, 160)][int(rng.integers(4))]
+        else:  # a chip or coin
+            d = float(rng.uniform(0.6, 1.1))
+            size = (d, d, 0.1)
+            colour = [(200, 160, 40), (180, 180, 185), (190, 40, 40), (30, 30, 30)][int(rng.integers(4))]
+        out.append(Placement("_prop", x, y, "up", float(rng.uniform(0, 180)), -1, size=size, colour=colour))
     return out
 
 
@@ -142,15 +182,15 @@ def random_placements(rng, dims, kind: str | None = None) -> tuple[list[Placemen
     weights = [0.35, 0.2, 0.25, 0.2] if _hand_available() else [0.45, 0.25, 0.3, 0.0]
     kind = kind or LAYOUTS[int(rng.choice(len(LAYOUTS), p=weights))]
     fn = {"rows": layout_rows, "rack": layout_rack, "scatter": layout_scatter, "hand": layout_hand}[kind]
-    return fn(rng, dims), kind
+    return add_clutter(rng, fn(rng, dims), dims), kind
 
 
 # ----------------------------------------------------------------------------- rendering
 
 def random_camera(rng, placements: list[Placement], dims, rotation: float | None = None,
-                  upright_bias: float = 0.4) -> Camera:
-    xs = np.array([p.x for p in placements])
-    ys = np.array([p.y for p in placements])
+                  upright_bias: float = 0.4, layout: str = "") -> Camera:
+    xs = np.array([p.x for p in placements if not p.is_prop])
+    ys = np.array([p.y for p in placements if not p.is_prop])
     target = (float((xs.min() + xs.max()) / 2), float((ys.min() + ys.max()) / 2), dims.thickness / 2)
     extent = max(float(np.ptp(xs)), float(np.ptp(ys)), 2.0) + dims.height
     elevation = float(rng.uniform(35, 89)) if rng.random() < 0.75 else float(rng.uniform(75, 89.5))
@@ -160,7 +200,13 @@ def random_camera(rng, placements: list[Placement], dims, rotation: float | None
         azimuth = float(rng.normal(0, 12))
     else:
         azimuth = float(rng.uniform(0, 360))
+    if layout == "rack":  # standing tiles are photographed from the front or the back, lower
+        elevation = float(rng.uniform(20, 65))
+        if rotation is None:
+            azimuth = float(rng.normal(0, 20)) if rng.random() < 0.75 else float(rng.normal(180, 20))
     roll = float(rng.normal(0, 4))
+    if layout == "rack" and rng.random() < 0.3:
+        roll = float(rng.uniform(-180, 180))  # the photo itself turned
     distance = extent * float(rng.uniform(0.9, 4.0))
     return Camera(target, elevation, azimuth, distance, roll)
 
@@ -185,7 +231,7 @@ def render_scene(placements: list[Placement], rng: np.random.Generator, size: in
     if not placements:
         raise ValueError("a scene needs at least one tile")
     style = style or make_style(rng, face_sets_for(art))
-    cam = camera or random_camera(rng, placements, style.dims)
+    cam = camera or random_camera(rng, [p for p in placements if not p.is_prop], style.dims)
     w, h = size, int(round(size / aspect))
     if tile_px is None:
         tile_px = _random_tile_px(rng, placements, style, cam, min(w, h))
@@ -218,7 +264,9 @@ def random_scene(seed: int, size: int = 640, art: str = "all") -> SceneResult:
     placements, kind = random_placements(rng, style.dims)
     if len(placements) > 80:
         placements = placements[:80]
-    result = render_scene(placements, rng, size, style=style, effects=1.0 if rng.random() < 0.95 else 0.0)
+    camera = random_camera(rng, [p for p in placements if not p.is_prop], style.dims, layout=kind)
+    result = render_scene(placements, rng, size, style=style, camera=camera,
+                          effects=1.0 if rng.random() < 0.95 else 0.0)
     result.meta["layout"] = kind
     return result
 
