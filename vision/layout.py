@@ -386,12 +386,17 @@ class _Block:
 
 
 def _frame_tiles(tiles: Sequence[TileRead], g: _Geometry) -> list[_Tile]:
+    """Tiles in the row frame. Sideways: the face angle differs by 90 degrees from the
+    majority; only when no face angle says so (a recognizer without angles) the box shape
+    decides, for rows near the image axes. A face-down tile has no face angle."""
+    def turned(t: TileRead) -> bool:
+        return t.kind != "X" and (_quarter(t.angle) - g.dominant_angle) % 180 == 90
+    angles_informative = any(turned(t) for t in tiles)
     out = []
     for i, t in enumerate(tiles):
         x, y = _centre(t)
-        rel = (_quarter(t.angle) - g.dominant_angle) % 180
-        sideways = rel == 90
-        if not sideways and abs(abs(g.u[0]) - abs(g.u[1])) > 0.7:        # near-axis rows: box shape
+        sideways = turned(t)
+        if not angles_informative and abs(abs(g.u[0]) - abs(g.u[1])) > 0.7:   # near-axis rows: box shape
             bw, bh = t.box[2] - t.box[0], t.box[3] - t.box[1]
             along, across = (bw, bh) if abs(g.u[0]) > abs(g.u[1]) else (bh, bw)
             upright_ratio = g.width / g.height
