@@ -406,3 +406,44 @@ def test_serve_refuses_a_port_in_use_with_a_message():
         result = CliRunner().invoke(app, ["serve", "--port", str(port)])
     assert result.exit_code == 1
     assert f"cannot listen on 127.0.0.1:{port}" in result.output
+
+
+def test_serve_command_serves_the_page_and_the_api(tmp_path):
+    """`mjscore serve` as a user starts it: the page, the API and the session database."""
+    import json
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    root = Path(__file__).resolve().parents[1]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    db = tmp_path / "club.sqlite3"
+    proc = subprocess.Popen([sys.executable, str(root / "cli.py"), "serve", "--port", str(port), "--db", str(db)],
+                            cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                health = json.load(urllib.request.urlopen(base + "/api/health", timeout=2))
+                break
+            except OSError:
+                assert proc.poll() is None, proc.stdout.read()
+                assert time.monotonic() < deadline, "mjscore serve did not answer"
+                time.sleep(0.2)
+        assert set(health) == {"recognizer", "engine", "sessions"}
+        page = urllib.request.urlopen(base + "/", timeout=5).read().decode()
+        assert 'capture="environment"' in page
+        req = urllib.request.Request(base + "/api/sessions", method="POST", headers={"content-type": "application/json"},
+                                     data=json.dumps({"players": ["A", "B", "C", "D"]}).encode())
+        assert json.load(urllib.request.urlopen(req, timeout=5))["players"] == ["A", "B", "C", "D"]
+        assert db.exists()
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=10)
+    assert f"http://127.0.0.1:{port}/" in out and "--host 0.0.0.0" in out
+
