@@ -133,7 +133,8 @@ def _score_winner(hand: Hand, ctx: Context, ruleset: str, cfg: dict) -> HandScor
         raise InvalidHand("no_valid_hand", "more groups than four sets and one pair")
     loose = [INDEX[t] for t in hand.concealed]
     w = INDEX[hand.winning_tile]
-    held = dc.counts_of(tile_indices(hand))
+    held = dc.counts_of(tile_indices(hand))      # the 13 tiles before winning, groups included
+    held[w] -= 1
     all_meld_tiles = [t for s in melds for t in s.tiles()]
     irregular_ok = not hand.groups
     wait_idx = dc.wait_set(dc.counts_of(loose), sets_needed, pair_needed, irregular_ok, held, dup)

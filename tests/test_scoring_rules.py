@@ -249,3 +249,15 @@ def test_every_rule_has_both_labels_and_codes_are_unique():
     assert label("dragon_set:R") == "Pung/kong of dragons (red)"
     assert label("pung_th_open:9s", "nl") == "Open pung van hoekstenen, winden of draken (9 bamboes)"
     assert label("unknown_code") == "unknown code"
+
+
+def test_wait_counts_the_tiles_before_winning_only():
+    # 111m 23m waits on 1m and 4m (and 9p): winning on the fourth 1m is not the only possible tile
+    answer = score("[RRR] [GGG] 111m 23m 99p +1m")
+    assert answer["wait"] == ["1m", "4m", "9p"]
+    assert "only_possible_tile" not in [c for c, _ in answer["base_points"]]
+
+
+def test_only_possible_tile_for_a_closed_wait():
+    answer = score("[RRR] [GGG] 13m 555p 99s +2m")
+    assert answer["wait"] == ["2m"] and ["only_possible_tile", 2] in answer["base_points"]
