@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from match.session import SessionView
 
 MAX_HAND_SCORE = 2000          # §9: no single hand scores more
-RIICHI_FU = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110)
+RIICHI_FU = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130)
 
 
 def check_nts(view: SessionView, game: NtsGame) -> NtsGame:
