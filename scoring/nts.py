@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring import decompose as dc
-from scoring.config import resolve
+from scoring.config import SPECIALS, WIN_TYPES, WIND_NAMES, resolve
 from scoring.decompose import PAIR, PUNG, Set
 from scoring.model import EXPOSED, Context, Hand, HandScore, Line
 from scoring.rules import GROUP_BASE, GROUP_DOUBLINGS, HAND_BASE, HAND_DOUBLINGS, REGULAR_LIMITS, RULES, View, applies
@@ -22,11 +22,23 @@ def score_hand(hand: Hand, ctx: Context, ruleset: str = "nts", config: dict | No
     """Score one player's hand. Invalid input gives ``HandScore(valid=False, reason=<§3 code>)``."""
     cfg = resolve(ruleset, config)
     try:
+        _check_context(ctx)
         if ctx.is_winner:
             return _score_winner(hand, ctx, ruleset, cfg)
         return _score_non_winner(hand, ctx, ruleset, cfg)
     except InvalidHand as exc:
         return HandScore(valid=False, reason=exc.code, message=exc.message)
+
+
+def _check_context(ctx: Context) -> None:
+    if ctx.seat_wind not in WIND_NAMES or ctx.prevailing_wind not in WIND_NAMES:
+        raise InvalidHand("syntax", f"winds are E, S, W or N (seat {ctx.seat_wind!r}, "
+                                    f"prevailing {ctx.prevailing_wind!r})")
+    if ctx.win_type is not None and ctx.win_type not in WIN_TYPES:
+        raise InvalidHand("syntax", f"win_type is one of {', '.join(WIN_TYPES)} (got {ctx.win_type!r})")
+    unknown = set(ctx.special) - set(SPECIALS)
+    if unknown:
+        raise InvalidHand("syntax", f"unknown special moment(s): {', '.join(sorted(unknown))}")
 
 
 # -- shared: lines of one arrangement ----------------------------------------------------

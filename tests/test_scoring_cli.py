@@ -100,3 +100,13 @@ def test_unreadable_json_exits_2_without_traceback():
     assert "not valid JSON" in result.stderr and "Traceback" not in result.output
     result = run("--json", "-", stdin="[1, 2]")
     assert result.exit_code == 2 and "one JSON object" in result.stderr
+
+
+def test_config_switch_and_non_winner_hand():
+    capped = run("[EEE] [NNN] [RRR] WWW Wh +Wh", "--seat", "S", "--wind", "E", "--self-drawn",
+                 "--config", "limit=1000", "--json")
+    assert json.loads(capped.stdout)["final"] == 1000
+    bad = run("[EEE] [NNN] [RRR] WWW Wh +Wh", "--seat", "S", "--wind", "E", "--self-drawn", "--config", "limit")
+    assert bad.exit_code == 2 and "KEY=VALUE" in bad.stderr
+    own = run("RRR 147m258p369sWh", "--seat", "E", "--wind", "E")
+    assert own.exit_code == 0 and "own score" in own.stdout and own.stdout.rstrip().endswith("16")

@@ -261,3 +261,12 @@ def test_wait_counts_the_tiles_before_winning_only():
 def test_only_possible_tile_for_a_closed_wait():
     answer = score("[RRR] [GGG] 13m 555p 99s +2m")
     assert answer["wait"] == ["2m"] and ["only_possible_tile", 2] in answer["base_points"]
+
+
+def test_typed_api_checks_the_context():
+    from scoring import Context, parse_hand, score_hand
+    hand = parse_hand("[RRR] [GGG] 234m 567p Wh +Wh")
+    assert score_hand(hand, Context("S", "E", "discard")).final == 272
+    bad = score_hand(hand, Context("Q", "E", "discard"))
+    assert (bad.valid, bad.reason) == (False, "syntax") and "'Q'" in bad.message
+    assert score_hand(hand, Context("S", "E", "ron")).reason == "syntax"
