@@ -418,18 +418,25 @@ def _split_rows(ftiles: list[_Tile], g: _Geometry) -> list[list[_Tile]]:
 
 
 def _row_gaps(row: list[_Tile], g: _Geometry) -> list[float]:
-    """Free space between consecutive tiles of a row, in tile widths beyond the usual pitch."""
-    # local pitch: the median step between touching upright tiles in this row (perspective)
-    steps = [b.pu - a.pu for a, b in zip(row, row[1:]) if not a.sideways and not b.sideways]
+    """Free space between consecutive tiles of a row, in (local) tile widths beyond the usual
+    pitch. Each pair is measured in its own scale (box size relative to the row's median), so
+    perspective that shrinks the far end of a row does not hide the gaps there."""
+    if len(row) < 2:
+        return []
+    sizes = [math.sqrt(max((t.read.box[2] - t.read.box[0]) * (t.read.box[3] - t.read.box[1]), 1e-6)) for t in row]
+    med = _median([sz for sz, t in zip(sizes, row) if not t.sideways] or sizes)
+    scales = [(sizes[k] + sizes[k + 1]) / (2 * med) for k in range(len(row) - 1)]
+    # local pitch: the median (scale-corrected) step between touching upright tiles
+    steps = [(b.pu - a.pu) / sc for a, b, sc in zip(row, row[1:], scales) if not a.sideways and not b.sideways]
     unit = g.width
     if len(steps) >= 3:
-        med = _median(steps)
-        if 0.6 * g.width < med < 1.3 * g.width:
-            unit = med
+        m = _median(steps)
+        if 0.6 * g.width < m < 1.3 * g.width:
+            unit = m
     gaps = []
-    for a, b in zip(row, row[1:]):
+    for (a, b), sc in zip(zip(row, row[1:]), scales):
         expected = unit + (a.ext - g.width) / 2 + (b.ext - g.width) / 2
-        gaps.append((b.pu - a.pu - expected) / unit)
+        gaps.append(((b.pu - a.pu) / sc - expected) / unit)
     return gaps
 
 
