@@ -275,7 +275,29 @@ def game_detail(view: SessionView, number: int, lang: str = "en") -> str:
                 lines.append(f"    x2^{times:<2} {_label(code, lang)}")
             if entry.get("limit_hand"):
                 lines.append(f"    {_label(entry['limit_hand'], lang)}")
+    if view.ruleset == "riichi":
+        explanation = _riichi_explanation(game, lang)
+        if explanation:
+            lines += [""] + explanation
     return "\n".join(lines)
+
+
+def _riichi_explanation(game: dict, lang: str) -> list[str]:
+    """The engine's sentences about this hand, with player names next to the seats."""
+    import re
+
+    try:
+        from scoring.riichi import settlement_lines
+        request = dict(game["exchanges"][0]["request"])
+        request.pop("ruleset", None)
+        sentences = settlement_lines(request, lang)
+    except Exception:          # an older record or an engine without explanations: skip it
+        return []
+    W = WIND_NAMES.get(lang, WIND_NAMES["en"])
+    name_of = {W[seat]: name for name, seat in game["seats"].items()}
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, name_of)) + r")\b")
+    return [pattern.sub(lambda m: f"{name_of[m.group(1)]} ({m.group(1)})", line)
+            for line in sentences]
 
 
 def sessions_table(views: list[SessionView], lang: str = "en") -> str:

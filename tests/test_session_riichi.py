@@ -131,3 +131,16 @@ def test_riichi_winner_from_tiles(cli):
     assert game["wins"][0]["han"] == 1 and game["wins"][0]["fu"] == 40
     assert game["wins"][0]["yaku"] == ["Riichi"]
     assert game["deltas"] == {"A": 0, "B": 1300, "C": 0, "D": -1300}
+
+
+def test_one_hand_in_full_names_the_players(cli):
+    cli("new", "--players", ",".join(PLAYERS), "--ruleset", "riichi")
+    for args, *_ in HANDS[:3]:
+        cli("hand", *args)
+    detail = cli("show", "--game", "3").stdout
+    assert "ron B 2 han 30 fu from C" in detail
+    # the engine's explanation, with the players' names at their seats (A East, B South,
+    # C West): seed example 1, 2000 + 2 x 300
+    assert "C (West) pays B (South) 2000 + 600 for 2 counters = 2600." in detail
+    dutch = cli("show", "--game", "3", "--lang", "nl").stdout
+    assert "C (West) betaalt B (Zuid)" in dutch
