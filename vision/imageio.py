@@ -48,7 +48,7 @@ def load_image(path: str | Path, work_long_side: int = WORK_LONG_SIDE) -> Loaded
                 raise ImageError(f"{path}: image is only {w0}x{h0} pixels")
             if img.format == "JPEG" and max(w0, h0) > work_long_side:
                 r = work_long_side / max(w0, h0)
-                img.draft("RGB", (int(w0 * r + 1), int(h0 * r + 1)))
+                img.draft("RGB", (int(w0 * r), int(h0 * r)))
             orientation = img.getexif().get(0x0112, 1)
             img = ImageOps.exif_transpose(img)
             img.load()

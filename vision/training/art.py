@@ -35,6 +35,15 @@ def render_faces(width: int = 90, height: int = 120) -> list[tuple[str, np.ndarr
                 continue
             png = cairosvg.svg2png(url=str(path), output_width=width, output_height=height)
             faces.append((token, np.array(Image.open(io.BytesIO(png)).convert("RGBA"))))
+    # PNG faces named by token (the synthetic-scene helper's committed sets and any optional
+    # art it installed under data/art-cache), e.g. datasets/art/faces/commons-uni/f1.png
+    repo = Path(__file__).resolve().parents[2]
+    for folder in (repo / "datasets" / "art" / "faces", repo / "data" / "art-cache" / "faces"):
+        for png_path in sorted(folder.glob("*/*.png")):
+            token = png_path.stem.split("_")[0]
+            if token in KIND_INDEX and token != "X":
+                img = Image.open(png_path).convert("RGBA").resize((width, height), Image.LANCZOS)
+                faces.append((token, np.array(img)))
     return faces
 
 

@@ -29,7 +29,7 @@ CACHE = Path("data/cache")
 
 def crops_from_yolo(folder: Path, split: str, max_images: int | None = None):
     """Crops (N x STORE x STORE x 3) and token indices of every box with a known kind."""
-    names = yolo_names(folder)
+    names = yolo_names(folder / split if (folder / split / "data.yaml").exists() else folder)
     xs, ys, refs = [], [], []
     files = image_files(folder / split)[:max_images]
     for img_path in files:
@@ -61,24 +61,30 @@ def cached(name: str, build):
 
 
 def synth_folders() -> list[Path]:
+    """Synthetic YOLO split folders (data.yaml + images/ + labels/) under data/synth."""
     root = Path("data/synth")
     if not root.exists():
         return []
-    return sorted(p.parent for p in root.rglob("data.yaml") if (p.parent / "train" / "images").exists())
+    return sorted(p.parent for p in root.rglob("data.yaml") if (p.parent / "images").exists())
 
 
 def load_data(with_synth: bool = True):
     from vision.training.art import render_crops
 
+    import hashlib
+
     clean = Path("data/clean/chinese-v4")
-    rx, ry = cached("cls_real_train", lambda: crops_from_yolo(clean, "train")[:2])
-    vx, vy = cached("cls_real_valid", lambda: crops_from_yolo(clean, "valid")[:2])
+    # cache keys follow the cleaned labels, so a new cleaning pass rebuilds the crops
+    digest = {split: hashlib.md5(b"".join(p.read_bytes() for p in sorted((clean / split / "labels").glob("*.txt"))))
+              .hexdigest()[:8] for split in ("train", "valid")}
+    rx, ry = cached(f"cls_real_train_{digest['train']}", lambda: crops_from_yolo(clean, "train")[:2])
+    vx, vy = cached(f"cls_real_valid_{digest['valid']}", lambda: crops_from_yolo(clean, "valid")[:2])
     ax, ay = cached("cls_art_v1", lambda: render_crops(120, STORE, seed=1))
     parts_x, parts_y, parts_o = [rx, ax], [ry, ay], [np.full(len(ry), -1), np.zeros(len(ay), np.int64)]
     if with_synth:
         for folder in synth_folders():
-            key = "cls_synth_" + "_".join(folder.relative_to("data/synth").parts)
-            sx, sy = cached(key, lambda f=folder: crops_from_yolo(f, "train", 3000)[:2])
+            key = "cls_synth_" + "_".join(folder.relative_to("data/synth").parts) + f"_{len(list((folder / 'images').iterdir()))}"
+            sx, sy = cached(key, lambda f=folder: crops_from_yolo(f.parent, f.name, 1500)[:2])
             print(f"synth {folder}: {len(sy)} crops", flush=True)
             parts_x.append(sx); parts_y.append(sy); parts_o.append(np.full(len(sy), -1))
     return (np.concatenate(parts_x), np.concatenate(parts_y), np.concatenate(parts_o)), (vx, vy)
@@ -183,8 +189,13 @@ def main() -> None:
     last = args.out / "last.pt"
     if last.exists():
         ck = torch.load(last, weights_only=False)
-        model.load_state_dict(ck["model"]); opt.load_state_dict(ck["opt"]); sched.load_state_dict(ck["sched"])
+        model.load_state_dict(ck["model"]); opt.load_state_dict(ck["opt"])
         start, best = ck["epoch"] + 1, ck.get("best", 0.0)
+        if ck.get("epochs", 10) == args.epochs:
+            sched.load_state_dict(ck["sched"])
+        else:   # a new epoch budget (e.g. fine-tuning after the sd1 relabel): fresh one-cycle
+            sched = torch.optim.lr_scheduler.OneCycleLR(
+                opt, max_lr=args.lr, total_steps=steps_per_epoch * max(args.epochs - start, 1), pct_start=0.1)
         print(f"resumed at epoch {start}", flush=True)
     crit = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     crit_o = torch.nn.CrossEntropyLoss(ignore_index=-1)
@@ -209,7 +220,7 @@ def main() -> None:
         print(f"epoch {epoch} done loss {run_loss / steps_per_epoch:.3f} valid acc {acc:.4f} "
               f"{time.time() - t0:.0f}s", flush=True)
         save_ckpt(last, model=model.state_dict(), opt=opt.state_dict(), sched=sched.state_dict(),
-                  epoch=epoch, best=best, acc=acc, width=args.width)
+                  epoch=epoch, best=best, acc=acc, width=args.width, epochs=args.epochs)
         if acc >= best:
             save_ckpt(args.out / "best.pt", model=model.state_dict(), epoch=epoch, acc=acc, width=args.width)
 

@@ -149,7 +149,7 @@ def synth_sets():
     root = Path("data/synth")
     if not root.exists():
         return []
-    return sorted(p.parent for p in root.rglob("data.yaml") if (p.parent / "train" / "images").exists())
+    return sorted(p.parent for p in root.rglob("data.yaml") if (p.parent / "images").exists())
 
 
 def main() -> None:
@@ -171,8 +171,8 @@ def main() -> None:
     sets = [(x, b)]
     if not args.no_synth:
         for folder in synth_sets():
-            key = "synth_" + "_".join(folder.relative_to("data/synth").parts)
-            sets.append(load_split(folder, "train", key, 1500))
+            key = "synth_" + "_".join(folder.relative_to("data/synth").parts) + f"_{len(list((folder / 'images').iterdir()))}"
+            sets.append(load_split(folder.parent, folder.name, key, 1500))
             print(f"synth {folder}: {len(sets[-1][1])} images", flush=True)
     pool = [(i, j) for i, (sx, _) in enumerate(sets) for j in range(len(sx))]
     # real photos keep at least half of each epoch
@@ -193,8 +193,13 @@ def main() -> None:
     last = args.out / "last.pt"
     if last.exists():
         ck = torch.load(last, weights_only=False)
-        model.load_state_dict(ck["model"]); opt.load_state_dict(ck["opt"]); sched.load_state_dict(ck["sched"])
+        model.load_state_dict(ck["model"]); opt.load_state_dict(ck["opt"])
         start = ck["epoch"] + 1
+        if ck.get("epochs", 20) == args.epochs:
+            sched.load_state_dict(ck["sched"])
+        else:   # a new epoch budget: a fresh one-cycle over the epochs that are left
+            sched = torch.optim.lr_scheduler.OneCycleLR(
+                opt, max_lr=args.lr, total_steps=steps * max(args.epochs - start, 1), pct_start=0.05)
         print(f"resumed at epoch {start}", flush=True)
     for epoch in range(start, args.epochs):
         rng = np.random.default_rng(500 + epoch)
@@ -223,7 +228,8 @@ def main() -> None:
                 a = tot / (step + 1)
                 print(f"epoch {epoch} step {step}/{steps} hm {a[0]:.3f} wh {a[1]:.3f} off {a[2]:.3f} "
                       f"{time.time() - t0:.0f}s", flush=True)
-        save_ckpt(last, model=model.state_dict(), opt=opt.state_dict(), sched=sched.state_dict(), epoch=epoch)
+        save_ckpt(last, model=model.state_dict(), opt=opt.state_dict(), sched=sched.state_dict(), epoch=epoch,
+                  epochs=args.epochs)
         print(f"epoch {epoch} done {tot / steps} {time.time() - t0:.0f}s", flush=True)
 
 

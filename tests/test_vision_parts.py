@@ -1,0 +1,81 @@
+"""The recognizer's pure parts: crops, box NMS, angle choice, image loading guards."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from vision.classifier import KindRead, angle_for, ranked
+from vision.crops import CROP_SIZE, square_crop, to_tensor
+from vision.detector import nms
+from vision.imageio import load_image
+from vision.kinds import KINDS
+
+
+def test_square_crop_centres_the_box_and_keeps_its_aspect():
+    img = np.zeros((200, 300, 3), np.uint8)
+    img[50:150, 100:160] = (255, 0, 0)            # a 60x100 "tile"
+    crop = square_crop(img, (100, 50, 160, 150))
+    assert crop.shape == (CROP_SIZE, CROP_SIZE, 3)
+    c = CROP_SIZE // 2
+    assert tuple(crop[c, c]) == (255, 0, 0)
+    red = crop[..., 0] > 128
+    rows, cols = np.nonzero(red.any(1))[0], np.nonzero(red.any(0))[0]
+    assert (rows.max() - rows.min()) > 1.4 * (cols.max() - cols.min())   # still taller than wide
+
+
+def test_square_crop_outside_the_image_is_grey():
+    crop = square_crop(np.zeros((50, 50, 3), np.uint8), (40, 40, 60, 60))
+    assert tuple(crop[-1, -1]) == (128, 128, 128) and tuple(crop[0, 0]) == (0, 0, 0)
+
+
+def test_big_tiles_are_area_averaged_not_aliased():
+    stripes = np.zeros((1000, 1000, 3), np.uint8)
+    stripes[:, ::2] = 255                          # 1 px stripes average to mid grey
+    crop = square_crop(stripes, (0, 0, 1000, 1000))
+    assert abs(float(crop[10:-10, 10:-10].mean()) - 127.5) < 20
+
+
+def test_to_tensor_layout_and_range():
+    x = to_tensor(np.full((2, 48, 48, 3), 255, np.uint8))
+    assert x.shape == (2, 3, 48, 48) and x.dtype == np.float32 and np.allclose(x, 1.0)
+
+
+def test_nms_keeps_best_of_overlapping_boxes():
+    boxes = np.array([[0, 0, 10, 10], [1, 0, 11, 10], [20, 0, 30, 10]], float)
+    keep = nms(boxes, np.array([0.5, 0.9, 0.7]), 0.6)
+    assert keep.tolist() == [1, 2]
+
+
+def _read(orient):
+    p = np.zeros(len(KINDS)); p[KINDS.index("5p")] = 0.7; p[KINDS.index("6p")] = 0.2; p[0] = 0.1
+    return KindRead(p, np.array(orient, float))
+
+
+def test_angle_uses_box_shape_then_orientation_head():
+    upright_box, sideways_box = (0, 0, 30, 40), (0, 0, 40, 30)
+    assert angle_for(_read([0.1, 0.6, 0.3, 0.0]), upright_box) == 180   # head says 90: impossible
+    assert angle_for(_read([0.6, 0.1, 0.0, 0.3]), sideways_box) == 270
+    assert angle_for(_read([0.1, 0.2, 0.6, 0.1]), (0, 0, 30, 31)) == 180  # square box: head decides
+
+
+def test_ranked_gives_best_kind_then_alternatives():
+    (kind, p), alts = ranked(_read([1, 0, 0, 0]))
+    assert (kind, p) == ("5p", 0.7)
+    assert [k for k, _ in alts] == ["6p", KINDS[0]]
+
+
+def test_load_image_decodes_big_jpeg_downscaled(tmp_path):
+    path = tmp_path / "big.jpg"
+    Image.new("RGB", (4000, 3000), (200, 30, 30)).save(path, quality=80)
+    img = load_image(path)
+    assert (img.width, img.height) == (4000, 3000)
+    assert 1000 <= img.rgb.shape[1] < 2000 and img.rgb.shape[1] / 4000 == pytest.approx(img.scale)
+
+
+def test_load_image_small_png_is_untouched(tmp_path):
+    path = tmp_path / "shot.png"
+    Image.new("RGB", (320, 200), (1, 2, 3)).save(path)
+    img = load_image(path)
+    assert img.scale == 1.0 and img.rgb.shape == (200, 320, 3) and tuple(img.rgb[0, 0]) == (1, 2, 3)
