@@ -7,6 +7,8 @@ seven pairs 25 fu; payments from the §16.2 tables."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from scoring.riichi import RiichiInputError, han_fu_from_hand, settle_riichi_request
 
@@ -153,3 +155,86 @@ def test_bad_hands_are_refused_with_a_reason(hand, kwargs, words):
     with pytest.raises(RiichiInputError) as error:
         han_fu_from_hand(hand, **kwargs)
     assert words in str(error.value)
+
+
+# -- cross-checks against the reference library -----------------------------------------
+
+@settings(max_examples=200, deadline=None)
+@given(han=st.integers(1, 12), fu=st.sampled_from([30, 40, 50, 60, 70, 80, 90, 100, 110]),
+       dealer=st.booleans(), tsumo=st.booleans(), honba=st.integers(0, 5))
+def test_settlement_agrees_with_the_library_score_calculator(han, fu, dealer, tsumo, honba):
+    """The library's ScoresCalculator with the EMA options (§16.8) is an independent
+    implementation of §16.2 + §16.3; both must give the same payments."""
+    from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
+    from mahjong.hand_calculating.scores import ScoresCalculator
+
+    options = OptionalRules(has_double_yakuman=False, kiriage=False,
+                            kazoe_limit=HandConstants.KAZOE_SANBAIMAN)
+    config = HandConfig(is_tsumo=tsumo, player_wind=27 if dealer else 28, tsumi_number=honba,
+                        options=options)
+    library = ScoresCalculator.calculate_scores(han=han, fu=fu, config=config)
+    winner = "E" if dealer else "S"
+    result = ({"type": "tsumo", "winner": winner, "han": han, "fu": fu} if tsumo else
+              {"type": "ron", "discarder": "N", "winners": [{"seat": winner, "han": han, "fu": fu}]})
+    deltas = settle_riichi_request({"honba": honba, "result": result})["deltas"]
+    assert deltas[winner] == library["total"]
+    if tsumo:
+        assert -deltas["W"] == library["additional"] + library["additional_bonus"]
+        if not dealer:
+            assert -deltas["E"] == library["main"] + library["main_bonus"]
+    else:
+        assert -deltas["N"] == library["main"] + library["main_bonus"]
+
+
+TILE_TOKENS = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + ["E", "S", "W", "N", "Wh", "G", "R"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(tiles=st.lists(st.sampled_from(TILE_TOKENS), min_size=14, max_size=14),
+       tsumo=st.booleans(), riichi=st.booleans(), seat=st.sampled_from("ESWN"))
+def test_random_hands_give_a_value_or_a_named_refusal(tiles, tsumo, riichi, seat):
+    try:
+        value = han_fu_from_hand(tiles[:13], tiles[13], tsumo, riichi, seat, "E")
+    except RiichiInputError as error:
+        assert error.field in ("hand", "win_tile")
+    else:
+        assert value.han >= 1 and value.cost.total > 0
+
+
+def _group(chow: bool, kind: int) -> list[int]:
+    if chow and kind < 27:
+        start = kind - kind % 9 + min(kind % 9, 6)
+        return [start, start + 1, start + 2]
+    return [kind] * 3
+
+
+@st.composite
+def complete_hands(draw):
+    """Four concealed sets and a pair with at most four copies of a tile, and which of
+    the fourteen tiles was the winning one."""
+    groups = draw(st.lists(st.tuples(st.booleans(), st.integers(0, 33)), min_size=4, max_size=4))
+    pair = draw(st.integers(0, 33))
+    tiles = [k for chow, kind in groups for k in _group(chow, kind)] + [pair, pair]
+    assume(all(tiles.count(k) <= 4 for k in tiles))
+    win = draw(st.sampled_from(tiles))
+    names = [TILE_TOKENS[k] for k in tiles]
+    names.remove(TILE_TOKENS[win])
+    return names, TILE_TOKENS[win]
+
+
+@settings(max_examples=120, deadline=None)
+@given(hand=complete_hands(), tsumo=st.booleans(), riichi=st.booleans(),
+       seat=st.sampled_from("ESWN"), round_wind=st.sampled_from("ES"))
+def test_complete_hands_are_valued_and_settle_consistently(hand, tsumo, riichi, seat, round_wind):
+    concealed, win = hand
+    try:
+        value = han_fu_from_hand(concealed, win, tsumo, riichi, seat, round_wind)
+    except RiichiInputError as error:       # a complete hand can only lack a yaku
+        assert "no yaku" in str(error) and not (tsumo or riichi)
+        return
+    assert value.fu in (20, 25) or (value.fu % 10 == 0 and 30 <= value.fu <= 110) or value.yakuman
+    result = ({"type": "tsumo", "winner": seat, **value.to_request()} if tsumo else
+              {"type": "ron", "discarder": "N" if seat != "N" else "E",
+               "winners": [{"seat": seat, **value.to_request()}]})
+    deltas = settle_riichi_request({"result": result})["deltas"]
+    assert deltas[seat] == value.cost.total
