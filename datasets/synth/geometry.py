@@ -117,15 +117,26 @@ class Camera:
     distance: float
     roll: float = 0.0
 
+    def __post_init__(self) -> None:
+        # cached: projection is called for every face of every tile
+        object.__setattr__(self, "_pos", self._position())
+        object.__setattr__(self, "_rot", self._rotation())
+
     def position(self) -> np.ndarray:
+        return self._pos  # type: ignore[attr-defined]
+
+    def rotation(self) -> np.ndarray:
+        """World-to-camera rotation (rows: camera x right, y down, z forward)."""
+        return self._rot  # type: ignore[attr-defined]
+
+    def _position(self) -> np.ndarray:
         el, az = math.radians(self.elevation), math.radians(self.azimuth)
         horiz = math.cos(el) * self.distance
         off = np.array([math.sin(az) * horiz, -math.cos(az) * horiz, math.sin(el) * self.distance])
         return np.asarray(self.target, dtype=float) + off
 
-    def rotation(self) -> np.ndarray:
-        """World-to-camera rotation (rows: camera x right, y down, z forward)."""
-        pos = self.position()
+    def _rotation(self) -> np.ndarray:
+        pos = self._position()
         fwd = np.asarray(self.target, dtype=float) - pos
         fwd /= np.linalg.norm(fwd)
         el, az = math.radians(self.elevation), math.radians(self.azimuth)
@@ -147,6 +158,6 @@ class Camera:
 
     def project(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Normalised image coordinates (x/z, y/z) and camera depth of world points (N, 3)."""
-        cam = (pts - self.position()) @ self.rotation().T
+        cam = (pts - self._pos) @ self._rot.T  # type: ignore[attr-defined]
         z = cam[:, 2]
         return cam[:, :2] / z[:, None], z

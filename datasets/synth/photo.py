@@ -8,7 +8,14 @@ import numpy as np
 
 
 def lighting(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    import cv2
+
     h, w = img.shape[:2]
+    gain = _gain_field(rng, 64, 64)  # smooth: compute small, then resize
+    return img * cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
+
+
+def _gain_field(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     a = rng.uniform(0, 2 * np.pi)
     ramp = ((xx - w / 2) * np.cos(a) + (yy - h / 2) * np.sin(a)) / max(h, w)
@@ -17,13 +24,13 @@ def lighting(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         r = np.hypot(xx - w / 2, yy - h / 2) / (0.7 * max(h, w))
         gain *= 1.0 - rng.uniform(0.1, 0.45) * r ** 2
     exposure = rng.uniform(0.6, 1.25)
-    return img * (gain * exposure)[..., None]
+    return (gain * exposure).astype(np.float32)
 
 
 def colour_cast(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     warm = rng.uniform(-0.15, 0.15)
     cast = np.array([1 + warm, 1.0, 1 - warm], np.float32) * rng.uniform(0.95, 1.05, 3).astype(np.float32)
-    out = img * cast
+    out = img * cast.astype(np.float32)
     if rng.random() < 0.3:  # desaturate
         grey = out.mean(axis=2, keepdims=True)
         s = rng.uniform(0.3, 0.9)
@@ -59,10 +66,10 @@ def blur(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def noise(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    sigma = rng.uniform(1, 9)
-    n = rng.normal(0, sigma, img.shape[:2] + (1,)).astype(np.float32)
+    sigma = np.float32(rng.uniform(1, 9))
+    n = rng.standard_normal(img.shape[:2] + (1,), dtype=np.float32) * sigma
     if rng.random() < 0.5:
-        n = n + rng.normal(0, sigma * 0.5, img.shape).astype(np.float32)
+        n = n + rng.standard_normal(img.shape, dtype=np.float32) * (sigma * np.float32(0.5))
     return img + n
 
 

@@ -155,6 +155,10 @@ def render_tiles(canvas: np.ndarray, placements: list[Placement], style: TileSty
             if name == "face":
                 _fill(canvas, quad, _shade(style.body_colour, normal, light, ambient))
                 _warp_texture(canvas, style.texture(p.kind), quad, gain)
+                if style.bevel > 0:  # the rounded edge round the face catches the light
+                    cv2.polylines(canvas, [np.round(quad * 16).astype(np.int32)], True,
+                                  tuple(min(255.0, float(c) * (1 + style.bevel)) for c in style.body_colour),
+                                  1, cv2.LINE_AA, shift=4)
                 top = (quad[0] + quad[1]) / 2 - (quad[2] + quad[3]) / 2
                 angles[i] = math.degrees(math.atan2(-top[0], -top[1])) % 360
             elif name == "back":

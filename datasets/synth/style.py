@@ -28,10 +28,25 @@ CORNER_SUIT = {"m": ["C", "K", ""], "p": ["D", "C", ""], "s": ["B", "S", ""]}
 CORNER_HONOUR = {"E": "E", "S": "S", "W": "W", "N": "N", "R": "R", "G": "G", "Wh": "W"}
 
 
+class LazyGlyphs(dict):
+    """kind -> glyph layer, drawing a missing kind on first use (procedural faces are slow
+    to draw and a scene needs only some kinds); each kind's drawing has its own seed, so the
+    result does not depend on the order of use."""
+
+    def __init__(self, factory):
+        super().__init__()
+        self.factory = factory
+
+    def __missing__(self, kind: str) -> np.ndarray:
+        glyph = self.factory(kind)
+        self[kind] = glyph
+        return glyph
+
+
 @dataclass
 class TileStyle:
     name: str
-    glyphs: dict[str, np.ndarray]  # kind -> RGBA glyph layer (or opaque face)
+    glyphs: dict[str, np.ndarray]  # kind -> RGBA glyph layer (or opaque face); a LazyGlyphs
     opaque: bool
     face_colour: tuple[int, int, int]
     body_colour: tuple[int, int, int]
@@ -44,6 +59,8 @@ class TileStyle:
     corner_colour: tuple[int, int, int]
     radius: float
     corner_variant: int = 0
+    bevel: float = 0.0  # brightness of the highlight along the face edge
+    back_pattern: int = 0  # 0 plain, 1 diagonal lines, 2 emblem, 3 inner border, 4 dots
     textures: dict[str, np.ndarray] = field(default_factory=dict)
 
     def texture(self, kind: str) -> np.ndarray:
@@ -53,7 +70,7 @@ class TileStyle:
         return self.textures[kind]
 
     def describe(self) -> dict:
-        return {"art": self.name, "back": self.back_name, "face_colour": self.face_colour,
+        return {"art": self.name, "back": self.back_name, "back_pattern": self.back_pattern, "face_colour": self.face_colour,
                 "thickness": round(self.dims.thickness, 3), "height": round(self.dims.height, 3),
                 "corner_index": self.corner_index}
 
@@ -88,6 +105,7 @@ def _build_texture(style: TileStyle, kind: str) -> np.ndarray:
     if kind == "X":
         base = np.array(style.back_colour, np.float32)
         tex = np.broadcast_to(base, (th, tw, 3)).copy() * (1.0 + 0.06 * (0.5 - yy))
+        tex = _back_pattern(tex, style.back_pattern)
     else:
         base = np.array(style.face_colour, np.float32)
         tex = np.broadcast_to(base, (th, tw, 3)).copy() * (1.0 + 0.04 * (0.5 - yy))
@@ -108,6 +126,29 @@ def _build_texture(style: TileStyle, kind: str) -> np.ndarray:
     alpha = _rounded_alpha(th, tw, style.radius * tw)
     out = np.dstack([np.clip(tex, 0, 255).astype(np.uint8), alpha])
     return out
+
+
+def _back_pattern(tex: np.ndarray, pattern: int) -> np.ndarray:
+    """Embossed-looking decoration some sets have on their backs, in a shade of the colour."""
+    import cv2
+
+    if pattern == 0:
+        return tex
+    th, tw = tex.shape[:2]
+    mark = np.zeros((th, tw), np.float32)
+    if pattern == 1:
+        for x in range(-th, tw, 10):
+            cv2.line(mark, (x, th), (x + th, 0), 1.0, 2, cv2.LINE_AA)
+    elif pattern == 2:
+        cv2.circle(mark, (tw // 2, th // 2), int(tw * 0.3), 1.0, 3, cv2.LINE_AA)
+        cv2.circle(mark, (tw // 2, th // 2), int(tw * 0.12), 1.0, -1, cv2.LINE_AA)
+    elif pattern == 3:
+        cv2.rectangle(mark, (int(tw * 0.12), int(th * 0.1)), (int(tw * 0.88), int(th * 0.9)), 1.0, 2, cv2.LINE_AA)
+    else:
+        for y in range(8, th, 14):
+            for x in range(8, tw, 14):
+                cv2.circle(mark, (x, y), 2, 1.0, -1, cv2.LINE_AA)
+    return tex * (1.0 - 0.22 * mark[..., None])
 
 
 def _draw_corner_index(tex: np.ndarray, kind: str, style: TileStyle) -> np.ndarray:
@@ -132,14 +173,14 @@ def make_style(rng: np.random.Generator, face_sets: tuple[FaceSet, ...], generat
         if symbol_fonts():
             choices.append("unicode")
     name = choices[int(rng.integers(len(choices)))]
-    glyphs: dict[str, np.ndarray] = {}
+    glyph_seed = int(rng.integers(2**31))
+    glyphs = LazyGlyphs(lambda k: draw_glyph(k, np.random.default_rng([glyph_seed, KINDS.index(k)]), cjk, latin))
     opaque = False
     own_face = None
     kinds = [k for k in KINDS if k != "X"]
     if name == "unicode":
         ink = [(20, 20, 20), (30, 40, 120), (120, 20, 20), (20, 80, 40)][int(rng.integers(4))]
-        for k in kinds:
-            glyphs[k] = unicode_glyph(k, symbol_fonts()[0], ink)
+        glyphs = LazyGlyphs(lambda k: unicode_glyph(k, symbol_fonts()[0], ink))
     elif name != "procedural":
         fs = next(s for s in face_sets if s.name == name)
         opaque = fs.opaque
@@ -148,9 +189,6 @@ def make_style(rng: np.random.Generator, face_sets: tuple[FaceSet, ...], generat
             variants = fs.faces.get(k)
             if variants:
                 glyphs[k] = variants[int(rng.integers(len(variants)))]
-    for k in kinds:  # complete missing kinds procedurally
-        if k not in glyphs:
-            glyphs[k] = draw_glyph(k, rng, cjk, latin)
     back_name = list(BACK_COLOURS)[int(rng.integers(len(BACK_COLOURS)))]
     back = tuple(int(np.clip(c + rng.integers(-18, 19), 0, 255)) for c in BACK_COLOURS[back_name])
     face = tuple(int(np.clip(c + rng.integers(-8, 9), 0, 255)) for c in FACE_COLOURS[int(rng.integers(len(FACE_COLOURS)))])
@@ -168,4 +206,6 @@ def make_style(rng: np.random.Generator, face_sets: tuple[FaceSet, ...], generat
         corner_font=fonts[int(rng.integers(len(fonts)))],
         corner_colour=[(20, 20, 20), (180, 20, 20), (20, 40, 150), (20, 110, 40)][int(rng.integers(4))],
         radius=float(rng.uniform(0.05, 0.16)), corner_variant=int(rng.integers(3)),
+        back_pattern=int(rng.choice(5, p=[0.6, 0.1, 0.1, 0.1, 0.1])),
+        bevel=float(rng.uniform(0.0, 0.15)) if rng.random() < 0.5 else 0.0,
     )
