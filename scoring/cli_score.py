@@ -92,7 +92,7 @@ def score(
         _fail('give a hand in notation, e.g. mjscore score "[EEE] RRR 234m 88s 45s +6s" --seat E --wind S '
               "--self-drawn, or --json FILE")
     if as_json and _is_request_source(hand):
-        answer = score_request(_read_request(hand))
+        answer = _ask(score_request, _read_request(hand))
         typer.echo(json.dumps(answer, ensure_ascii=False))
         raise typer.Exit(0 if _answer_ok(answer) else 1)
 
@@ -101,12 +101,20 @@ def score(
                                              ("kong_on_kong", kong_on_kong), ("heavenly", heavenly),
                                              ("earth", earth)) if on],
                             bonus or [], ruleset, config or [])
-    answer = score_request(request)
+    answer = _ask(score_request, request)
     if as_json:
         typer.echo(json.dumps(answer, ensure_ascii=False))
     else:
         typer.echo(render(answer, request, lang))
     raise typer.Exit(0 if _answer_ok(answer) else 1)
+
+
+def _ask(engine, request: dict) -> dict:
+    """The engine's answer; an unexpected engine failure is one line, not a traceback."""
+    try:
+        return engine(request)
+    except Exception as exc:  # noqa: BLE001 - the CLI promises no tracebacks
+        _fail(f"the scoring engine failed on this request: {type(exc).__name__}: {exc}", 1)
 
 
 def _answer_ok(answer: dict) -> bool:

@@ -45,17 +45,22 @@ def _check_context(ctx: Context) -> None:
 
 
 def _lines(v: View) -> tuple[list[Line], list[Line]]:
+    """Base-point and doubling lines of one arrangement, in breakdown order, with the
+    non-cumulative families reduced to their highest member."""
+    group_base = [r for r in GROUP_BASE if applies(r, v)]
+    group_dbl = [r for r in GROUP_DOUBLINGS if applies(r, v)]
     base: list[Line] = []
     dbl: list[Line] = []
     for s in v.sets:
         name = TILES[s.tile]
-        base += [Line(f"{r.code}:{name}", r.value) for r in GROUP_BASE if applies(r, v) and r.test(s, v)]
+        base += [Line(f"{r.code}:{name}", r.value) for r in group_base if r.test(s, v)]
     for r in HAND_BASE:
         if applies(r, v):
             base += [Line(f"{r.code}:{x}" if x else r.code, r.value) for x in r.test(v)]
     for s in v.sets:
-        name = TILES[s.tile]
-        dbl += [Line(f"{r.code}:{name}", r.value) for r in GROUP_DOUBLINGS if applies(r, v) and r.test(s, v)]
+        if s.is_pung_or_kong:
+            name = TILES[s.tile]
+            dbl += [Line(f"{r.code}:{name}", r.value) for r in group_dbl if r.test(s, v)]
     best: dict[str, Line] = {}
     fam_lines: list[tuple[str | None, Line]] = []
     for r in HAND_DOUBLINGS:
