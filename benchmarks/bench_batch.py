@@ -3,8 +3,8 @@ median over several runs.
 
     .venv/bin/python benchmarks/bench_batch.py [FOLDER|MANIFEST] [--runs 3] [--jobs 1 2]
 
-Default input: the bundled synthetic hand scenes (``samples/synthetic/``, with their context
-from ``hands.json`` turned into a manifest), else the bundled real photos. Each run writes a
+Default input: ``data/scenes`` (rendered with ``python -m handscan.scene_eval make``, with
+context per scene), else the bundled synthetic scenes, else the bundled real photos. Each run writes a
 fresh output file (no resume), so every photo is processed in every run. The first photo of
 a fresh worker pays the model load; it is part of the figure, as it is for a user."""
 
@@ -27,17 +27,18 @@ from handscan.context import make_context  # noqa: E402
 
 
 def default_source(tmp: Path) -> Path:
-    synth = ROOT / "samples" / "synthetic"
-    hands = synth / "hands.json"
-    if hands.exists():
-        from handscan.scene_eval import load_scenes, manifest_rows
-        rows = manifest_rows(load_scenes(synth))
-        path = tmp / "manifest.csv"
-        with open(path, "w", newline="") as fh:
-            writer = csv.DictWriter(fh, list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
-        return path
+    """Scenes with context (``data/scenes`` from ``python -m handscan.scene_eval make``) as a
+    manifest, else the bundled synthetic scenes (recognition and grouping only)."""
+    from handscan.scene_eval import load_scenes, manifest_rows
+    for folder in (ROOT / "data" / "scenes", ROOT / "samples" / "synthetic"):
+        if (folder / "hands.json").exists():
+            rows = manifest_rows(load_scenes(folder))
+            path = tmp / "manifest.csv"
+            with open(path, "w", newline="") as fh:
+                writer = csv.DictWriter(fh, list(rows[0]))
+                writer.writeheader()
+                writer.writerows(rows)
+            return path
     return ROOT / "samples" / "chinese-v4" / "images"
 
 

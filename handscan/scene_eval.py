@@ -107,7 +107,7 @@ def manifest_rows(scenes: list[Scene]) -> list[dict]:
         rows.append({"photo": str(s.photo), "seat": _first(c, "seat", "seat_wind", default=""),
                      "wind": _first(c, "prevailing_wind", "wind", default=""),
                      "win_type": c.get("win_type", ""), "winning_tile": c.get("winning_tile", ""),
-                     "ruleset": c.get("ruleset", "nts-app")})
+                     "ruleset": c.get("ruleset", "nts-app"), "special": ";".join(c.get("special", []))})
     return rows
 
 
