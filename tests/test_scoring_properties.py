@@ -181,3 +181,24 @@ def test_random_notation_parses_or_names_a_token(text):
     except NotationError as err:
         assert 0 <= err.position <= len(text)
         assert err.caret().splitlines()[0] == text
+
+
+@FAST
+@given(complete_hands(), winds, winds, st.sampled_from(["self_drawn", "discard"]), st.randoms())
+def test_full_tables_from_one_wall_balance(hand, winner, wind, win_type, rnd):
+    """A winner plus three non-winners dealt from what is left of the wall."""
+    from scoring.validate import tile_indices
+    wall = [t for t in range(34) for _ in range(4)]
+    for t in tile_indices(hand):
+        wall.remove(t)
+    rnd.shuffle(wall)
+    players = {winner: {**hand_to_json(hand), "win_type": win_type}}
+    for k, seat in enumerate(s for s in SEATS if s != winner):
+        players[seat] = {"concealed": "".join(TILES[t] for t in wall[13 * k:13 * k + 13])}
+    answer = score_request({"ruleset": "nts", "prevailing_wind": wind, "outcome": "mahjong",
+                            "winner": winner, "players": players})
+    if answer["valid"]:
+        assert sum(answer["settlement"].values()) == 0
+        assert all(0 <= s["final"] <= 2000 for s in answer["scores"].values())
+    else:
+        assert answer["reason"] == "min_doublings"
