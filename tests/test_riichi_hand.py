@@ -108,6 +108,15 @@ def test_nine_gates_with_nine_waits_is_a_single_yakuman():
     assert value.yakuman and value.han == 13 and value.cost.main == 32000
 
 
+def test_thirteen_orphans_has_no_fu_and_still_settles():
+    # Kokushi with the East pair, waiting on 1m only: a yakuman, the library gives 0 fu.
+    value = han_fu_from_hand("9m 19p 19s EESWNWhGR +1m", seat_wind="N")
+    assert value.yakuman and value.yaku == (("Kokushi Musou", 13),)
+    answer = settle_riichi_request({"result": {"type": "ron", "discarder": "E", "winners": [
+        {"seat": "N", "han": value.han, "fu": value.fu, "yakuman": True}]}})
+    assert answer["deltas"] == {"E": -32000, "S": 0, "W": 0, "N": 32000}
+
+
 def test_big_three_dragons_dealer_ron():
     value = han_fu_from_hand("RRR GGG WhWhWh 11m 23m +4m", seat_wind="E")
     assert value.yaku == (("Daisangen", 13),)

@@ -23,18 +23,22 @@ TEXT = {
         "kazoe": "{han} han, counted as sanbaiman (EMA: no counted yakuman; basic points {basic})",
         "yakuman": "yakuman (basic points 8000)",
         "pays": "{payer} pays {payee} {amount}.",
-        "pays_counters": "{payer} pays {payee} {hand} + {counters} for {honba} counter(s) = {amount}.",
+        "pays_counters": "{payer} pays {payee} {hand} + {counters} for {honba} = {amount}.",
         "noten": "Noten payment: {payer} pays {payee} {amount}.",
+        "declared_one": "Riichi: {who} puts 1000 in the pot.",
         "declared": "Riichi: {who} put 1000 each in the pot.",
         "returned": "Chombo: this hand's riichi stick goes back to {who}.",
-        "takes": "{who} takes {n} riichi stick(s) = {points}.",
-        "stays_on_table": "{n} riichi stick(s) stay on the table.",
+        "takes": "{who} takes {n} = {points}.",
+        "takes_own": "{who} takes back his own riichi stick (1000).",
+        "takes_rest": "{who}, first winner after the discarder, takes {n} = {points}.",
+        "stays_on_table": "Riichi sticks on the table: {n}.",
+        "counter": ("counter", "counters"), "stick": ("riichi stick", "riichi sticks"),
         "deltas": "Result: {deltas}.",
-        "next_stays": "Next hand: the dealer ({dealer}) stays; {honba} counter(s); pot {pot} stick(s).",
-        "next_passes": "Next hand: the deal passes to {next_dealer}; {honba} counter(s); pot {pot} stick(s).",
+        "next_stays": "Next hand: the dealer ({dealer}) stays; {honba}; pot {pot}.",
+        "next_passes": "Next hand: the deal passes to {next_dealer}; {honba}; pot {pot}.",
         "end_none": "End of game: no riichi sticks left.",
-        "end_one": "End of game: {n} riichi stick(s) ({points}) go to {first}, first place.",
-        "end_tie": "End of game: {n} riichi stick(s) ({points}) are split between {first}, "
+        "end_one": "End of game: {n} ({points}) go to {first}, first place.",
+        "end_tie": "End of game: {n} ({points}) are split between {first}, "
                    "tied for first: {share} each.",
         "final": "Final scores: {scores}.",
         "and": "and",
@@ -51,19 +55,23 @@ TEXT = {
         "kazoe": "{han} han, telt als sanbaiman (EMA: geen geteld yakuman; basispunten {basic})",
         "yakuman": "yakuman (basispunten 8000)",
         "pays": "{payer} betaalt {payee} {amount}.",
-        "pays_counters": "{payer} betaalt {payee} {hand} + {counters} voor {honba} telstokje(s) "
-                         "(honba) = {amount}.",
+        "pays_counters": "{payer} betaalt {payee} {hand} + {counters} voor {honba} (honba) "
+                         "= {amount}.",
         "noten": "Noten-betaling: {payer} betaalt {payee} {amount}.",
+        "declared_one": "Riichi: {who} legt 1000 in de pot.",
         "declared": "Riichi: {who} leggen elk 1000 in de pot.",
         "returned": "Chombo: het riichi-stokje van deze hand gaat terug naar {who}.",
-        "takes": "{who} krijgt {n} riichi-stokje(s) = {points}.",
-        "stays_on_table": "{n} riichi-stokje(s) blijven op tafel liggen.",
+        "takes": "{who} krijgt {n} = {points}.",
+        "takes_own": "{who} krijgt zijn eigen riichi-stokje terug (1000).",
+        "takes_rest": "{who}, de eerste winnaar na de afgooier, krijgt {n} = {points}.",
+        "stays_on_table": "Riichi-stokjes op tafel: {n}.",
+        "counter": ("telstokje", "telstokjes"), "stick": ("riichi-stokje", "riichi-stokjes"),
         "deltas": "Uitkomst: {deltas}.",
-        "next_stays": "Volgende hand: de gever ({dealer}) blijft; {honba} telstokje(s); pot {pot} stokje(s).",
-        "next_passes": "Volgende hand: {next_dealer} wordt gever; {honba} telstokje(s); pot {pot} stokje(s).",
+        "next_stays": "Volgende hand: de gever ({dealer}) blijft; {honba}; pot {pot}.",
+        "next_passes": "Volgende hand: {next_dealer} wordt gever; {honba}; pot {pot}.",
         "end_none": "Einde van het spel: geen riichi-stokjes over.",
-        "end_one": "Einde van het spel: {n} riichi-stokje(s) ({points}) gaan naar {first}, de nummer één.",
-        "end_tie": "Einde van het spel: {n} riichi-stokje(s) ({points}) worden verdeeld tussen "
+        "end_one": "Einde van het spel: {n} ({points}) naar {first}, de nummer één.",
+        "end_tie": "Einde van het spel: {n} ({points}) verdeeld tussen "
                    "{first}, gedeeld eerste: {share} elk.",
         "final": "Eindstand: {scores}.",
         "and": "en",
@@ -104,6 +112,10 @@ def _value(score: WinScore, t: dict) -> str:
     return text + (f" → {score.limit}" if score.limit else "")
 
 
+def _count(n: int, forms: tuple[str, str]) -> str:
+    return f"{n} {forms[0] if n == 1 else forms[1]}"
+
+
 def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
 
@@ -132,25 +144,32 @@ def _hand_lines(s: Settlement, t: dict, seat: dict) -> list[str]:
             extra = counters.get((p.payer, p.payee), 0)
             key = "pays_counters" if extra else "pays"
             lines.append(t[key].format(payer=seat[p.payer], payee=seat[p.payee], hand=p.amount,
-                                       counters=extra, honba=request.honba,
+                                       counters=extra, honba=_count(request.honba, t["counter"]),
                                        amount=p.amount + extra))
     sticks = s.deposits
     if sticks.declared:
-        lines.append(t["declared"].format(who=_join([seat[x] for x in sticks.declared], t)))
+        key = "declared_one" if len(sticks.declared) == 1 else "declared"
+        lines.append(t[key].format(who=_join([seat[x] for x in sticks.declared], t)))
     if sticks.returned:
         lines.append(t["returned"].format(who=_join([seat[x] for x in sticks.returned], t)))
+    several = isinstance(result, Ron) and len(result.winners) > 1
     for who, n in sticks.taken.items():
-        lines.append(t["takes"].format(who=seat[who], n=n, points=n * 1000))
+        own = 1 if several and who in sticks.declared else 0
+        if own:
+            lines.append(t["takes_own"].format(who=seat[who]))
+        if n - own:
+            key = "takes_rest" if several else "takes"
+            lines.append(t[key].format(who=seat[who], n=_count(n - own, t["stick"]),
+                                       points=(n - own) * 1000))
     if s.next.pot and not sticks.taken:
         lines.append(t["stays_on_table"].format(n=s.next.pot))
     lines.append(t["deltas"].format(deltas=", ".join(f"{seat[x]} {_signed(s.deltas[x])}"
                                                      for x in SEATS)))
+    honba, pot = _count(s.next.honba, t["counter"]), _count(s.next.pot, t["stick"])
     if s.next.dealer_stays:
-        lines.append(t["next_stays"].format(dealer=seat[DEALER], honba=s.next.honba,
-                                            pot=s.next.pot))
+        lines.append(t["next_stays"].format(dealer=seat[DEALER], honba=honba, pot=pot))
     else:
-        lines.append(t["next_passes"].format(next_dealer=seat["S"], honba=s.next.honba,
-                                             pot=s.next.pot))
+        lines.append(t["next_passes"].format(next_dealer=seat["S"], honba=honba, pot=pot))
     return lines
 
 
@@ -159,9 +178,9 @@ def _game_end_lines(g: GameEnd, t: dict, seat: dict) -> list[str]:
     if n == 0:
         head = t["end_none"]
     elif len(g.first) == 1:
-        head = t["end_one"].format(n=n, points=n * 1000, first=seat[g.first[0]])
+        head = t["end_one"].format(n=_count(n, t["stick"]), points=n * 1000, first=seat[g.first[0]])
     else:
-        head = t["end_tie"].format(n=n, points=n * 1000, first=_join([seat[x] for x in g.first], t),
+        head = t["end_tie"].format(n=_count(n, t["stick"]), points=n * 1000, first=_join([seat[x] for x in g.first], t),
                                    share=_number(g.share))
     scores = ", ".join(f"{seat[x]} {_number(g.final_scores[x])}" for x in SEATS)
     return [head, t["final"].format(scores=scores)]

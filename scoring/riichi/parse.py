@@ -106,14 +106,18 @@ def hand_value(data: dict, where: str, *, tsumo: bool) -> HandValue:
     if han < 1:
         raise RiichiInputError(f"{where}.han", "a winning hand has at least 1 han")
     fu = data.get("fu")
+    if yakuman:                          # a yakuman pays the same whatever the fu (kokushi: 0)
+        if fu is not None:
+            count(fu, f"{where}.fu")
+        return HandValue(han=han, fu=None, yakuman=True)
     if fu is None:
-        if han < 5 and not yakuman:
+        if han < 5:
             raise RiichiInputError(f"{where}.fu", f"missing; {han} han needs the fu")
-        return HandValue(han=han, fu=None, yakuman=yakuman)
+        return HandValue(han=han, fu=None)
     fu = count(fu, f"{where}.fu")
     if fu != 25 and (fu % 10 or not 20 <= fu <= 130):
         raise RiichiInputError(f"{where}.fu", f"{fu} is not a fu count (20, 25, 30, 40 … 130)")
-    if han < 5 and not yakuman:
+    if han < 5:
         if fu == 20 and not tsumo:
             raise RiichiInputError(f"{where}.fu", "20 fu only occurs on a tsumo (pinfu); a ron "
                                    "is at least 30 fu (seven pairs 25)")
@@ -123,7 +127,7 @@ def hand_value(data: dict, where: str, *, tsumo: bool) -> HandValue:
         if han == 2 and fu == 25 and tsumo:
             raise RiichiInputError(f"{where}.fu", "2 han 25 fu tsumo cannot occur (seven pairs "
                                    "by tsumo is at least 3 han)")
-    return HandValue(han=han, fu=fu, yakuman=yakuman)
+    return HandValue(han=han, fu=fu)
 
 
 def parse_game_end(data: Any) -> GameEndRequest:
