@@ -47,6 +47,8 @@ def main(argv=None) -> int:
     ap.add_argument("source", nargs="?", type=Path)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--jobs", type=int, nargs="+", default=[1])
+    ap.add_argument("--recognizer", help="module:function instead of the shipped recognizer, e.g. "
+                                         "handscan.scene_eval:recognize_from_labels (layout + scoring alone)")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
@@ -58,13 +60,13 @@ def main(argv=None) -> int:
             for run in range(args.runs):
                 out = tmp / f"run_{workers}_{run}.csv"
                 start = time.perf_counter()
-                summary = run_batch(jobs, ResultSink(out, restart=True), workers=workers)
+                summary = run_batch(jobs, ResultSink(out, restart=True), workers=workers, recognizer=args.recognizer)
                 wall = time.perf_counter() - start
                 rates.append(60.0 * summary.processed / wall)
                 errors += summary.errors
                 print(f"  jobs={workers} run {run + 1}: {summary.processed} photos in {wall:.1f} s "
                       f"= {rates[-1]:.1f} photos/min ({summary.scored} scored, {summary.errors} errors)")
-            print(json.dumps({"jobs": workers, "photos": len(jobs), "runs": args.runs,
+            print(json.dumps({"jobs": workers, "recognizer": args.recognizer or "shipped", "photos": len(jobs), "runs": args.runs,
                               "median_photos_per_minute": round(statistics.median(rates), 1),
                               "min": round(min(rates), 1), "max": round(max(rates), 1), "errors": errors}))
     return 0

@@ -99,6 +99,23 @@ def load_scenes(folder: str | Path) -> list[Scene]:
     return scenes
 
 
+_LABEL_CACHE: dict[str, dict[str, Scene]] = {}
+
+
+def recognize_from_labels(path: str):
+    """A stand-in recognizer that returns a scene's true tiles from its folder's hands.json:
+    measures layout + scoring alone (``bench_batch.py --recognizer handscan.scene_eval:recognize_from_labels``)."""
+    from vision.types import PhotoRead
+    p = Path(path)
+    folder = str(p.parent.resolve())
+    if folder not in _LABEL_CACHE:
+        _LABEL_CACHE[folder] = {s.photo.name: s for s in load_scenes(p.parent)}
+    scene = _LABEL_CACHE[folder].get(p.name)
+    if scene is None or scene.tiles is None:
+        raise ValueError(f"{p.name} has no labelled tiles in {folder}/hands.json")
+    return PhotoRead(str(path), 0, 0, list(scene.tiles))
+
+
 def manifest_rows(scenes: list[Scene]) -> list[dict]:
     """The scenes as batch manifest rows (context where the scene gives it)."""
     rows = []
