@@ -75,13 +75,13 @@ def generate(out: Path, count: int, seed: int, size: int, workers: int = 1, art:
                 results = pool.imap(_render_one, jobs, chunksize=4)
                 for n, meta in enumerate(results, 1):
                     meta_file.write(json.dumps(meta) + "\n")
+                    meta_file.flush()
                     if progress and n % 100 == 0:
                         print(f"{n}/{count} images, {n / (time.perf_counter() - t0):.2f}/s", file=sys.stderr)
         else:
             for n, job in enumerate(jobs, 1):
                 meta_file.write(json.dumps(_render_one(job)) + "\n")
-                if n % 50 == 0:
-                    meta_file.flush()
+                meta_file.flush()  # a stopped run leaves metadata for every finished image
                 if progress and n % 100 == 0:
                     print(f"{n}/{count} images, {n / (time.perf_counter() - t0):.2f}/s", file=sys.stderr)
     return count / max(time.perf_counter() - t0, 1e-9)
