@@ -8,9 +8,10 @@ from __future__ import annotations
 from scoring.riichi.model import DEALER, SEATS, HandValue, Payment, Seat, WinScore
 
 MANGAN = 2000
-LIMITS = ((13, "sanbaiman", 6000), (11, "sanbaiman", 6000), (8, "baiman", 4000),
-          (6, "haneman", 3000), (5, "mangan", 2000))
 YAKUMAN = 8000
+KAZOE_HAN = 13                            # counted hands: capped at sanbaiman (EMA)
+LIMITS = ((11, "sanbaiman", 6000), (8, "baiman", 4000), (6, "haneman", 3000),
+          (5, "mangan", 2000))
 
 
 def round_up(points: int) -> int:
@@ -24,7 +25,7 @@ def win_score(seat: Seat, value: HandValue) -> WinScore:
         return WinScore(seat, value, YAKUMAN, "yakuman", kazoe=False)
     for min_han, name, points in LIMITS:
         if value.han >= min_han:
-            return WinScore(seat, value, points, name, kazoe=min_han == 13)
+            return WinScore(seat, value, points, name, kazoe=value.han >= KAZOE_HAN)
     basic = value.fu * 2 ** (value.han + 2)
     if basic >= MANGAN:
         return WinScore(seat, value, MANGAN, "mangan", kazoe=False)
