@@ -183,9 +183,10 @@ def scan(
         except RuntimeError as exc:                           # engine missing from the install
             _fail(str(exc), 1)
         wants_review = review if review is not None else (interactive and scoring and bool(res.flags))
-        if wants_review and sys.stdin.isatty() or review:
+        if wants_review:
             echo(result_text(res, threshold))
             res = _review_loop(res, threshold, echo)
+            echo("result:\n" + result_text(res, threshold, brief=True))
         if json_out:
             if scoring:
                 typer.echo(json.dumps(res.to_json(), ensure_ascii=False))
