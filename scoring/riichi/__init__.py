@@ -4,10 +4,13 @@ riichi hand from its tiles (delegated to the ``mahjong`` library, §16.8).
 - ``settle_riichi_request(input)``: a ``riichi-settlement`` request dict → answer dict.
 - ``settle(parse_request(input))``: the same as typed data (``Settlement``/``GameEnd``).
 - ``settlement_lines(outcome, lang)``: readable explanation in English or Dutch.
-- ``han_fu_from_hand(...)``: han, fu, yaku and cost of a winning hand from tiles.
+- ``han_fu_from_hand(...)``: han, fu, yaku and cost of a winning hand from tiles (the
+  ``mahjong`` library is imported on first use only).
 """
 
 from scoring.riichi.errors import RiichiInputError
+from scoring.riichi.explain import settlement_lines
+from scoring.riichi.hand_value import Cost, HanFu, han_fu_from_hand
 from scoring.riichi.model import (Chombo, Draw, GameEnd, GameEndRequest, HandRequest, HandValue,
                                   NextState, Payment, RiichiResult, Ron, RonWin, Settlement,
                                   Tsumo, WinScore)
@@ -15,19 +18,8 @@ from scoring.riichi.parse import parse_request
 from scoring.riichi.settle import settle, settle_hand, settle_riichi_request
 
 
-def __getattr__(name):
-    """The tile side pulls in the ``mahjong`` library; import it only when asked."""
-    if name in ("han_fu_from_hand", "HanFu", "RiichiHandError"):
-        from scoring.riichi import hand_value
-        return getattr(hand_value, name)
-    if name == "settlement_lines":
-        from scoring.riichi.explain import settlement_lines
-        return settlement_lines
-    raise AttributeError(name)
-
-
 __all__ = ["RiichiInputError", "settle_riichi_request", "settle", "settle_hand",
-           "parse_request", "settlement_lines", "han_fu_from_hand", "HanFu",
+           "parse_request", "settlement_lines", "han_fu_from_hand", "HanFu", "Cost",
            "RiichiResult", "Ron", "RonWin", "Tsumo", "Draw", "Chombo", "HandRequest",
            "GameEndRequest", "HandValue", "Settlement", "GameEnd", "NextState", "Payment",
            "WinScore"]

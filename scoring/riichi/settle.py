@@ -11,7 +11,7 @@ from __future__ import annotations
 from scoring.riichi.counters import counter_payments, deposits, next_state
 from scoring.riichi.draw import noten_payments
 from scoring.riichi.game_end import settle_game_end
-from scoring.riichi.model import (SEATS, STICK, Chombo, Draw, GameEnd, GameEndRequest,
+from scoring.riichi.model import (SEATS, STICK, Draw, GameEnd, GameEndRequest,
                                   HandRequest, Ron, Settlement, Tsumo)
 from scoring.riichi.parse import parse_request
 from scoring.riichi.payments import ron_payment, tsumo_payments, win_score
