@@ -99,3 +99,44 @@ def test_procedural_faces_draw_every_kind_without_cjk_font(kind):
     assert glyph.shape == (128, 96, 4)
     if kind != "Wh":  # a blank white dragon is a real design
         assert (glyph[..., 3] > 0).sum() > 50
+
+
+def test_optional_art_in_a_cache_folder_is_picked_up(tmp_path):
+    """install_art.sh output (``<cache>/faces/<set>/<kind>.png``) joins the committed sets;
+    kinds the set lacks are completed procedurally, so every kind still renders."""
+    import cv2
+
+    from datasets.synth.art import load_face_sets
+    from datasets.synth.style import make_style
+
+    face = np.zeros((128, 96, 4), np.uint8)
+    cv2.rectangle(face, (20, 20), (76, 108), (0, 0, 255, 255), -1)
+    (tmp_path / "faces" / "toy").mkdir(parents=True)
+    cv2.imwrite(str(tmp_path / "faces" / "toy" / "5p.png"), face)
+    (tmp_path / "faces" / "toy" / "ignored.png").write_bytes(b"")  # not a kind: skipped
+    sets = load_face_sets(str(tmp_path))
+    names = [s.name for s in sets]
+    assert "cache:toy" in names and "fluffystuff" in names and "commons-uni" in names
+    toy = next(s for s in sets if s.name == "cache:toy")
+    assert toy.kinds() == ["5p"]
+    for seed in range(40):
+        style = make_style(np.random.default_rng(seed), sets)
+        if style.name == "cache:toy":
+            break
+    else:
+        pytest.fail("the cached set is never chosen")
+    five = style.texture("5p")
+    red = (five[..., 0] > 150) & (five[..., 1] < 80) & (five[..., 2] < 80)
+    assert red.sum() > 500  # the toy's red block is on the face
+    assert style.texture("f3").shape == five.shape  # missing kinds drawn procedurally
+
+
+def test_missing_optional_art_is_skipped_with_a_message(tmp_path, capsys):
+    from datasets.synth import extract_art
+
+    extract_art.kmahjongg(tmp_path, tilesets=tmp_path / "none")
+    extract_art.gnome(tmp_path)
+    extract_art.xmahjongg(tmp_path)
+    out = capsys.readouterr().out
+    assert "gnome-mahjongg" in out and "xmahjongg" in out and "kmahjongg" in out
+    assert not (tmp_path / "faces").exists() or not any((tmp_path / "faces").iterdir())
