@@ -96,10 +96,10 @@ def score(
         typer.echo(json.dumps(answer, ensure_ascii=False))
         raise typer.Exit(0 if _answer_ok(answer) else 1)
 
+    moments = (("last_wall_tile", last_wall_tile), ("kong_replacement", kong_replacement),
+               ("kong_on_kong", kong_on_kong), ("heavenly", heavenly), ("earth", earth))
     request = _hand_request(hand, seat, wind, self_drawn, discard, robbed_kong,
-                            [n for n, on in (("last_wall_tile", last_wall_tile), ("kong_replacement", kong_replacement),
-                                             ("kong_on_kong", kong_on_kong), ("heavenly", heavenly),
-                                             ("earth", earth)) if on],
+                            [name for name, on in moments if on],
                             bonus or [], ruleset, config or [])
     answer = _ask(score_request, request)
     if as_json:
