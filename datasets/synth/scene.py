@@ -21,7 +21,7 @@ from .style import TileStyle, make_style
 
 HONOURS = {"E", "S", "W", "N", "R", "G", "Wh"}
 BONUS = {"f1", "f2", "f3", "f4", "j1", "j2", "j3", "j4"}
-LAYOUTS = ["rows", "rack", "scatter", "hand"]
+LAYOUTS = ["rows", "rack", "scatter", "hand", "grid"]
 
 
 @dataclass
@@ -147,6 +147,21 @@ def add_clutter(rng, placements: list[Placement], dims) -> list[Placement]:
     return out
 
 
+def layout_grid(rng, dims) -> list[Placement]:
+    """Tiles packed edge to edge in a block (rows x columns), as sets are often photographed
+    close up; some kinds repeat, a few tiles are face down or turned."""
+    out: list[Placement] = []
+    rows, cols = int(rng.integers(1, 6)), int(rng.integers(2, 8))
+    gap = float(rng.uniform(0.0, 0.05))
+    turned = rng.random() < 0.15  # the whole block turned upside down relative to the others
+    for r in range(rows):
+        for c in range(cols):
+            k = _kind(rng)
+            yaw = float(rng.normal(0, 1.5)) + (180.0 if turned and rng.random() < 0.3 else 0.0)
+            out.append(Placement(k, c * (dims.width + gap), -r * (dims.height + gap), _pose_for(k, rng), yaw, r))
+    return out
+
+
 def layout_scatter(rng, dims) -> list[Placement]:
     """Loose tiles at random angles, not overlapping."""
     out: list[Placement] = []
@@ -179,9 +194,10 @@ def _hand_available() -> bool:
 
 
 def random_placements(rng, dims, kind: str | None = None) -> tuple[list[Placement], str]:
-    weights = [0.35, 0.2, 0.25, 0.2] if _hand_available() else [0.45, 0.25, 0.3, 0.0]
+    weights = [0.3, 0.17, 0.2, 0.18, 0.15] if _hand_available() else [0.4, 0.2, 0.25, 0.0, 0.15]
     kind = kind or LAYOUTS[int(rng.choice(len(LAYOUTS), p=weights))]
-    fn = {"rows": layout_rows, "rack": layout_rack, "scatter": layout_scatter, "hand": layout_hand}[kind]
+    fn = {"rows": layout_rows, "rack": layout_rack, "scatter": layout_scatter, "hand": layout_hand,
+          "grid": layout_grid}[kind]
     return add_clutter(rng, fn(rng, dims), dims), kind
 
 

@@ -156,10 +156,15 @@ def _draw_corner_index(tex: np.ndarray, kind: str, style: TileStyle) -> np.ndarr
 
     img = Image.fromarray(np.clip(tex, 0, 255).astype(np.uint8))
     draw = ImageDraw.Draw(img)
-    text = _corner_text(kind, style.corner_variant)
+    text = _corner_text(kind, style.corner_variant % 3)
     size = max(10, int(tex.shape[0] * (0.13 if len(text) == 1 else 0.11)))
     font = load_font(style.corner_font, size)
-    draw.text((tex.shape[1] * 0.07, tex.shape[0] * 0.04), text, font=font, fill=style.corner_colour)
+    th, tw = tex.shape[:2]
+    corner = style.corner_variant // 3 % 4  # top-left, top-right, bottom-left, bottom-right
+    x = tw * 0.07 if corner in (0, 2) else tw * 0.93
+    y = th * 0.04 if corner in (0, 1) else th * 0.96
+    anchor = ("l" if corner in (0, 2) else "r") + ("t" if corner in (0, 1) else "b")
+    draw.text((x, y), text, font=font, fill=style.corner_colour, anchor=anchor)
     return np.asarray(img).astype(np.float32)
 
 
@@ -199,13 +204,13 @@ def make_style(rng: np.random.Generator, face_sets: tuple[FaceSet, ...], generat
                     back_fraction=0.0 if single else float(rng.uniform(0.25, 0.65)))
     body = tuple(int(c * rng.uniform(0.93, 1.0)) for c in face)
     fonts = list(latin_fonts()) or [None]
-    corner = rng.random() < 0.3
+    corner = rng.random() < 0.4
     return TileStyle(
         name=name, glyphs=glyphs, opaque=opaque, face_colour=face, body_colour=body, back_colour=back,
-        back_name=back_name, dims=dims, glyph_scale=float(rng.uniform(0.72, 0.95)), corner_index=corner,
+        back_name=back_name, dims=dims, glyph_scale=float(rng.uniform(0.66, 0.8) if corner else rng.uniform(0.72, 0.95)), corner_index=corner,
         corner_font=fonts[int(rng.integers(len(fonts)))],
         corner_colour=[(20, 20, 20), (180, 20, 20), (20, 40, 150), (20, 110, 40)][int(rng.integers(4))],
-        radius=float(rng.uniform(0.05, 0.16)), corner_variant=int(rng.integers(3)),
+        radius=float(rng.uniform(0.05, 0.16)), corner_variant=int(rng.integers(12)),
         back_pattern=int(rng.choice(5, p=[0.6, 0.1, 0.1, 0.1, 0.1])),
         bevel=float(rng.uniform(0.0, 0.15)) if rng.random() < 0.5 else 0.0,
     )
