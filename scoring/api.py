@@ -189,6 +189,12 @@ def _table(request: dict, ruleset: str, cfg: dict) -> TableResult:
         problem = table_copies({s: tile_indices(h) for s, h in hands.items()})
         if problem:
             raise InvalidHand("too_many_copies", problem)
+    owners: dict[str, str] = {}
+    for seat, hand in hands.items():
+        for b in hand.bonus:
+            if b in owners:
+                raise InvalidHand("duplicate_bonus_tile", f"{b} lies in front of both {owners[b]} and {seat}")
+            owners[b] = seat
     finals: dict[str, int] = {s: sc.final for s, sc in result.scores.items()}
     for seat, points in given.items():
         if seat in finals:

@@ -270,3 +270,12 @@ def test_typed_api_checks_the_context():
     bad = score_hand(hand, Context("Q", "E", "discard"))
     assert (bad.valid, bad.reason) == (False, "syntax") and "'Q'" in bad.message
     assert score_hand(hand, Context("S", "E", "ron")).reason == "syntax"
+
+
+def test_one_flower_cannot_lie_before_two_players():
+    players = {"S": {"melds": ["[GGG]", "[SSS]"], "concealed": "234m567pWh", "winning_tile": "Wh",
+                     "win_type": "discard", "bonus": ["f2"]},
+               "E": {"concealed": "RRR147m258p369sWh", "bonus": ["f2"]}}
+    answer = score_request({"ruleset": "nts-app", "prevailing_wind": "E", "outcome": "mahjong", "winner": "S",
+                            "players": players})
+    assert answer["reason"] == "duplicate_bonus_tile" and "S" in answer["message"]
