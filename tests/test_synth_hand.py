@@ -77,3 +77,21 @@ def test_hand_cli_writes_a_jpeg_and_rejects_bad_notation(tmp_path, capsys):
     assert out.read_bytes()[:2] == b"\xff\xd8"
     assert hand_main(["--notation", "55P", "--out", str(out)]) == 2
     assert "bad hand notation" in capsys.readouterr().err
+
+
+def test_bundled_samples_match_their_notation():
+    """samples/synthetic: small JPEGs whose listed labels are exactly the notation's tiles."""
+    import json
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1] / "samples" / "synthetic"
+    entries = json.loads((folder / "hands.json").read_text())
+    assert len(entries) >= 6
+    for entry in entries:
+        path = folder / entry["file"]
+        assert path.read_bytes()[:2] == b"\xff\xd8" and path.stat().st_size < 200_000
+        kinds = Counter(t["kind"] for t in entry["tiles"])
+        assert kinds == Counter(parse_notation(entry["notation"]).kinds()), entry["file"]
+        for t in entry["tiles"]:
+            x0, y0, x1, y1 = t["box"]
+            assert 0 <= x0 < x1 <= entry["width"] and 0 <= y0 < y1 <= entry["height"]

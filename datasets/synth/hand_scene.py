@@ -279,6 +279,10 @@ def render_hand(layout: HandLayout | str, seed: int, size: int = 640, art: str =
     style = make_style(rng, face_sets_for(art), generated=art != "repo")
     roles: list[Role] = []
     placements = layout_placements(layout, style.dims, rng, roles)
+    if rng.random() < 0.3:  # scoring sticks or chips nearby (props come last, after the tiles)
+        from .scene import add_clutter
+
+        placements = add_clutter(rng, placements, style.dims)
     rotation = layout.rotation if layout.rotation is not None else float(rng.uniform(0, 360))
     xs = np.array([p.x for p in placements if not p.is_prop])
     ys = np.array([p.y for p in placements if not p.is_prop])
@@ -300,11 +304,12 @@ def render_hand(layout: HandLayout | str, seed: int, size: int = 640, art: str =
     unit = fit_frame(placements, style, cam, min(w, h), 1.0, rng)
     from .geometry import box_corners
 
-    pts = np.concatenate([cam.project(box_corners(p, style.dims))[0] for p in placements]) * unit.scale
+    tiles_only = [p for p in placements if not p.is_prop]
+    pts = np.concatenate([cam.project(box_corners(p, style.dims))[0] for p in tiles_only]) * unit.scale
     fill = float(rng.uniform(0.6, 0.88))
     scale_to = fill / max(np.ptp(pts[:, 0]) / w, np.ptp(pts[:, 1]) / h)
     frame = fit_frame(placements, style, cam, min(w, h), scale_to, rng)
-    pts_px = np.concatenate([frame.to_px(cam.project(box_corners(p, style.dims))[0]) for p in placements])
+    pts_px = np.concatenate([frame.to_px(cam.project(box_corners(p, style.dims))[0]) for p in tiles_only])
     lo, hi = pts_px.min(0), pts_px.max(0)
     frame.offset = frame.offset + np.array([w / 2, h / 2]) - (lo + hi) / 2 + rng.uniform(-0.5, 0.5, 2) * (
         np.array([w, h]) - (hi - lo)) * 0.6
