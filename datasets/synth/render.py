@@ -143,7 +143,15 @@ def render_tiles(canvas: np.ndarray, placements: list[Placement], style: TileSty
         if p.is_prop:
             _draw_prop(canvas, p, style, cam, frame, cam_pos, light, ambient)
             continue
-        for name, pts, normal in box_faces(p, style.dims):
+        # sides first, then the dark seam round the silhouette, then face/back on top: their
+        # rounded corners (transparent in the texture) let the seam and table show through
+        faces = sorted(box_faces(p, style.dims), key=lambda f: f[0] in ("face", "back"))
+        seam_drawn = False
+        for name, pts, normal in faces:
+            if name in ("face", "back") and not seam_drawn:
+                cv2.polylines(canvas, [np.round(hull * 16).astype(np.int32)], True,
+                              tuple(float(c) * 0.55 for c in style.body_colour), 1, cv2.LINE_AA, shift=4)
+                seam_drawn = True
             centre = pts.mean(0)
             if np.dot(normal, cam_pos - centre) <= 1e-9:
                 continue
@@ -153,7 +161,8 @@ def render_tiles(canvas: np.ndarray, placements: list[Placement], style: TileSty
                 area = float(cv2.contourArea(quad.astype(np.float32)))
                 (face_areas if name == "face" else back_areas)[i] = area
             if name == "face":
-                _fill(canvas, quad, _shade(style.body_colour, normal, light, ambient))
+                if style.radius < 0.07:  # square-cornered face: the body shows in the corners
+                    _fill(canvas, quad, _shade(style.body_colour, normal, light, ambient))
                 _warp_texture(canvas, style.texture(p.kind), quad, gain)
                 if style.bevel > 0:  # the rounded edge round the face catches the light
                     cv2.polylines(canvas, [np.round(quad * 16).astype(np.int32)], True,
@@ -162,7 +171,8 @@ def render_tiles(canvas: np.ndarray, placements: list[Placement], style: TileSty
                 top = (quad[0] + quad[1]) / 2 - (quad[2] + quad[3]) / 2
                 angles[i] = math.degrees(math.atan2(-top[0], -top[1])) % 360
             elif name == "back":
-                _fill(canvas, quad, _shade(style.back_colour, normal, light, ambient))
+                if style.radius < 0.07:
+                    _fill(canvas, quad, _shade(style.back_colour, normal, light, ambient))
                 _warp_texture(canvas, style.texture("X"), quad, gain)
             else:
                 # side: corners 0,1 at the back (n=0), 2,3 at the face (n=t)
@@ -180,9 +190,6 @@ def render_tiles(canvas: np.ndarray, placements: list[Placement], style: TileSty
             quad = frame.to_px(cam.project(o)[0])
             top = (quad[0] + quad[1]) / 2 - (quad[2] + quad[3]) / 2
             angles[i] = math.degrees(math.atan2(-top[0], -top[1])) % 360
-        # a thin darker outline where the box meets the table and between faces
-        cv2.polylines(canvas, [np.round(hull * 16).astype(np.int32)], True,
-                      tuple(float(c) * 0.55 for c in style.body_colour), 1, cv2.LINE_AA, shift=4)
 
     labels = []
     for i, p in enumerate(placements):
