@@ -9,7 +9,8 @@ CACHE="${1:-$ROOT/data/art-cache}"
 mkdir -p "$CACHE/debs"
 if [ "$(id -u)" = 0 ]; then
   apt-get install -y --no-install-recommends \
-    kdegames-mahjongg-data-kf5 fonts-noto-core fonts-arphic-ukai fonts-cwtex-kai librsvg2-bin >/dev/null || \
+    kdegames-mahjongg-data-kf5 fonts-noto-core fonts-arphic-ukai fonts-cwtex-kai \
+    python3-gi python3-gi-cairo gir1.2-rsvg-2.0 >/dev/null || \
     echo "install_art: apt-get install failed; continuing with what is present" >&2
 else
   echo "install_art: not root, skipping apt-get install (kmahjongg tilesets, fonts)" >&2
@@ -24,6 +25,11 @@ for pkg in gnome-mahjongg xmahjongg; do
   done
 done
 cd "$ROOT"
+# KMahjongg export needs librsvg through gi (system Python); the rest needs Pillow/CairoSVG (venv)
+if [ -x /usr/bin/python3 ]; then
+  /usr/bin/python3 datasets/synth/extract_art.py --cache "$CACHE" | grep -v -e gnome -e xmahjongg || true
+fi
 PY="${PYTHON:-$ROOT/.venv/bin/python}"
 [ -x "$PY" ] || PY=python3
-"$PY" -m datasets.synth.extract_art --cache "$CACHE"
+"$PY" datasets/synth/extract_art.py --cache "$CACHE" | grep -v kmahjongg || true
+echo "install_art: faces in $CACHE/faces: $(ls "$CACHE/faces" 2>/dev/null | tr '\n' ' ')"
