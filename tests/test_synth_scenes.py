@@ -140,3 +140,10 @@ def test_missing_optional_art_is_skipped_with_a_message(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "gnome-mahjongg" in out and "xmahjongg" in out and "kmahjongg" in out
     assert not (tmp_path / "faces").exists() or not any((tmp_path / "faces").iterdir())
+
+
+def test_generate_cli_names_an_unwritable_output(tmp_path, capsys):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder")
+    assert generate_main(["--out", str(blocker / "sub"), "--count", "1", "--art", "committed"]) == 2
+    assert "cannot write the dataset" in capsys.readouterr().err

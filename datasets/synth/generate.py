@@ -100,7 +100,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.count < 1 or args.size < 64 or args.workers < 1 or args.start < 0:
         ap.error("--count and --workers must be >= 1, --size >= 64, --start >= 0")
-    rate = generate(args.out, args.count, args.seed, args.size, args.workers, args.art, args.start)
+    try:
+        rate = generate(args.out, args.count, args.seed, args.size, args.workers, args.art, args.start)
+    except OSError as exc:
+        print(f"error: cannot write the dataset to {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     print(f"wrote {args.count} images to {args.out} ({rate:.2f} images/s)")
     return 0
 

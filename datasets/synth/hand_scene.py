@@ -348,6 +348,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quality", type=int, default=85, help="JPEG quality")
     ap.add_argument("--labels", type=Path, default=None, help="also write the labels as JSON here")
     args = ap.parse_args(argv)
+    if args.size < 64:
+        print("error: --size must be at least 64 pixels", file=sys.stderr)
+        return 2
     try:
         layout = parse_notation(args.notation)
     except NotationError as exc:
@@ -362,7 +365,11 @@ def main(argv: list[str] | None = None) -> int:
     image, tiles, meta = render_hand(layout, args.seed, args.size, args.art)
     import cv2
 
-    args.out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"error: cannot create {args.out.parent}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     params = [cv2.IMWRITE_JPEG_QUALITY, args.quality] if args.out.suffix.lower() in (".jpg", ".jpeg") else []
     ok = cv2.imwrite(str(args.out), image[..., ::-1], params)
     if not ok:
