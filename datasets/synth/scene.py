@@ -243,7 +243,8 @@ def _random_tile_px(rng, placements, style, cam, size) -> float:
 
 def render_scene(placements: list[Placement], rng: np.random.Generator, size: int = 640,
                  style: TileStyle | None = None, art: str = "all", tile_px: float | None = None,
-                 camera: Camera | None = None, effects: float = 1.0, aspect: float = 1.0) -> SceneResult:
+                 camera: Camera | None = None, effects: float = 1.0, aspect: float = 1.0,
+                 table: str | None = None) -> SceneResult:
     """Render ``placements`` as a photo ``size`` pixels wide (height = size / aspect)."""
     if not placements:
         raise ValueError("a scene needs at least one tile")
@@ -255,7 +256,7 @@ def render_scene(placements: list[Placement], rng: np.random.Generator, size: in
     frame = fit_frame(placements, style, cam, min(w, h), tile_px, rng)
     if w != h:
         frame.offset = frame.offset + np.array([(w - min(w, h)) / 2, (h - min(w, h)) / 2])
-    canvas, table_kind = background.table(rng, h, w)
+    canvas, table_kind = background.table(rng, h, w, table)
     if rng.random() < 0.5:  # the table is darker/brighter than the tiles
         canvas *= rng.uniform(0.6, 1.1)
     light_az, light_el = rng.uniform(0, 2 * np.pi), math.radians(rng.uniform(30, 80))
@@ -281,7 +282,18 @@ def random_scene(seed: int, size: int = 640, art: str = "all") -> SceneResult:
     placements, kind = random_placements(rng, style.dims)
     if len(placements) > 80:
         placements = placements[:80]
-    camera = random_camera(rng, [p for p in placements if not p.is_prop], style.dims, layout=kind)
+    tiles = [p for p in placements if not p.is_prop]
+    if kind != "rack" and rng.random() < 0.06:
+        # a screenshot of a digital game: straight from above, no perspective, crisp, plain
+        xs, ys = np.array([p.x for p in tiles]), np.array([p.y for p in tiles])
+        extent = max(float(np.ptp(xs)), float(np.ptp(ys))) + style.dims.height
+        camera = Camera((float((xs.min() + xs.max()) / 2), float((ys.min() + ys.max()) / 2), 0.0),
+                        89.9, 0.0 if rng.random() < 0.8 else 90.0, extent * 30, 0.0)
+        result = render_scene(tiles, rng, size, style=style, camera=camera, effects=0.0, table="plain",
+                              tile_px=float(np.exp(rng.uniform(np.log(14), np.log(60)))))
+        result.meta["layout"] = f"{kind}-screenshot"
+        return result
+    camera = random_camera(rng, tiles, style.dims, layout=kind)
     result = render_scene(placements, rng, size, style=style, camera=camera,
                           effects=1.0 if rng.random() < 0.95 else 0.0)
     result.meta["layout"] = kind
