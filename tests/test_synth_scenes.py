@@ -147,3 +147,17 @@ def test_generate_cli_names_an_unwritable_output(tmp_path, capsys):
     blocker.write_text("not a folder")
     assert generate_main(["--out", str(blocker / "sub"), "--count", "1", "--art", "committed"]) == 2
     assert "cannot write the dataset" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("azimuth, expected", [(0.0, "5p"), (180.0, "X")])
+def test_a_standing_tile_seen_from_behind_is_a_back(azimuth, expected):
+    from datasets.synth.geometry import Camera, Placement
+    from datasets.synth.scene import face_sets_for, render_scene
+    from datasets.synth.style import make_style
+
+    rng = np.random.default_rng(3)
+    style = make_style(rng, face_sets_for("committed"))
+    row = [Placement("5p", x * 1.02, 0.0, "stand") for x in range(3)]
+    cam = Camera((1.0, 0.0, 0.6), 35.0, azimuth, 12.0)
+    scene = render_scene(row, rng, 320, style=style, camera=cam, tile_px=60, effects=0.0)
+    assert [lab.kind for lab in scene.labels] == [expected] * 3
