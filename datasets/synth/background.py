@@ -119,3 +119,48 @@ def table(rng: np.random.Generator, h: int, w: int, kind: str | None = None) -> 
     kind = kind or KINDS[int(rng.integers(len(KINDS)))]
     img = globals()[kind](rng, h, w)
     return np.clip(img, 0, 255).astype(np.float32), kind
+
+
+def distractors(img: np.ndarray, rng: np.random.Generator) -> list[str]:
+    """Things that lie around in real photos, drawn on the table before the tiles: a score
+    sheet with lines of writing, a phone, a book or box, a cup seen from above, a hand.
+    Modifies ``img`` (float RGB) in place; returns what was drawn."""
+    import cv2
+
+    h, w = img.shape[:2]
+    drawn = []
+    for _ in range(int(rng.integers(1, 4))):
+        what = ["paper", "phone", "book", "cup", "hand"][int(rng.integers(5))]
+        cx, cy = float(rng.uniform(0, w)), float(rng.uniform(0, h))
+        angle = float(rng.uniform(0, 180))
+        s = float(rng.uniform(0.15, 0.45)) * max(h, w)
+        if what in ("paper", "phone", "book"):
+            aspect = {"paper": 1.41, "phone": 2.0, "book": 1.3}[what]
+            box = cv2.boxPoints(((cx, cy), (s / aspect, s), angle)).astype(np.float32)
+            colour = {"paper": (235, 235, 228), "phone": (20, 20, 25),
+                      "book": tuple(rng.uniform(30, 220, 3))}[what]
+            cv2.fillConvexPoly(img, np.round(box * 16).astype(np.int32), tuple(float(c) for c in colour),
+                               cv2.LINE_AA, 4)
+            if what == "paper":  # lines of writing
+                direction = (box[1] - box[0]) / max(np.linalg.norm(box[1] - box[0]), 1)
+                across = (box[3] - box[0]) / 12
+                for k in range(1, 11):
+                    a = box[0] + across * k + direction * s * 0.05
+                    b = a + direction * float(rng.uniform(0.2, 0.6)) * s / 1.41
+                    cv2.line(img, tuple(int(v) for v in a), tuple(int(v) for v in b), (60, 60, 90), 1, cv2.LINE_AA)
+        elif what == "cup":
+            r = int(s * 0.25)
+            colour = tuple(float(c) for c in rng.uniform(40, 240, 3))
+            cv2.circle(img, (int(cx), int(cy)), r, colour, -1, cv2.LINE_AA)
+            cv2.circle(img, (int(cx), int(cy)), int(r * 0.82), (70, 40, 25), -1, cv2.LINE_AA)
+        else:  # a hand: palm and fingers in a skin tone
+            skin = [(224, 172, 140), (198, 134, 96), (141, 85, 36), (255, 219, 172)][int(rng.integers(4))]
+            colour = tuple(float(c) for c in skin)
+            cv2.ellipse(img, (int(cx), int(cy)), (int(s * 0.22), int(s * 0.28)), angle, 0, 360, colour, -1, cv2.LINE_AA)
+            for k in range(4):
+                a = np.radians(angle - 90 + (k - 1.5) * 14)
+                fx, fy = cx + np.cos(a) * s * 0.38, cy + np.sin(a) * s * 0.38
+                cv2.ellipse(img, (int(fx), int(fy)), (int(s * 0.05), int(s * 0.16)), np.degrees(a) + 90, 0, 360,
+                            colour, -1, cv2.LINE_AA)
+        drawn.append(what)
+    return drawn

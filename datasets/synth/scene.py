@@ -259,6 +259,7 @@ def render_scene(placements: list[Placement], rng: np.random.Generator, size: in
     canvas, table_kind = background.table(rng, h, w, table)
     if rng.random() < 0.5:  # the table is darker/brighter than the tiles
         canvas *= rng.uniform(0.6, 1.1)
+    clutter = background.distractors(canvas, rng) if table is None and rng.random() < 0.25 else []
     light_az, light_el = rng.uniform(0, 2 * np.pi), math.radians(rng.uniform(30, 80))
     light = np.array([math.cos(light_az) * math.cos(light_el), math.sin(light_az) * math.cos(light_el),
                       math.sin(light_el)])
@@ -267,7 +268,7 @@ def render_scene(placements: list[Placement], rng: np.random.Generator, size: in
     labels = render_tiles(canvas, placements, style, cam, frame, rng, light, ambient, shadow)
     image = photo.apply(canvas, rng, effects)
     meta = {
-        "style": style.describe(), "table": table_kind,
+        "style": style.describe(), "table": table_kind, "distractors": clutter,
         "camera": {"elevation": round(cam.elevation, 1), "azimuth": round(cam.azimuth % 360, 1),
                    "roll": round(cam.roll, 1), "distance": round(cam.distance, 2)},
         "tile_px": round(tile_px, 1), "tiles": len(placements), "labelled": len(labels),
