@@ -182,3 +182,10 @@ def test_a_second_box_on_one_tile_is_dropped_with_a_note():
     lay = group_tiles(tiles + [shifted])
     assert lay.notation == "[EEE] 234m 45688s RRR" and len(lay.tiles) == 14
     assert any("second box on the R tile" in w for w in lay.warnings)
+
+
+def test_a_face_down_tile_in_the_rack_row_stays_concealed_and_is_named():
+    # one rack tile read as a back (misread, or seen from behind): not a declared kong
+    lay = group_tiles(place([["EEE"], ["RRR234mX8s456s"]]))
+    assert lay.melds == ["[EEE]"] and "X" in lay.concealed
+    assert "a face-down tile (X) lies among the concealed tiles" in lay.warnings

@@ -554,9 +554,11 @@ def _candidates(tiles: Sequence[TileRead], *, gap_ratio: float, keep: int) -> li
                     inner = (inner + [0.0] * len(kept))[:len(kept) - 1]
                 blocks.append(_Block(kept, b.row, b.gap_before, b.gap_after, inner))
 
-    forced = [b.has_back for b in blocks]            # face-down tiles: declared kongs
-    free = [i for i, f in enumerate(forced) if not f]
     parts = [_partition_sets(b) for b in blocks]
+    # face-down tiles in blocks that split into sets: declared kongs (a face-down tile in any
+    # other block is a misread or a tile seen from behind: that block keeps both roles open)
+    forced = [b.has_back and p is not None for b, p in zip(blocks, parts)]
+    free = [i for i, f in enumerate(forced) if not f]
     row_sizes = [sum(1 for t in r if not is_bonus(t.read.kind)) for r in rows]
     n_rows = sum(1 for s in row_sizes if s)
 
@@ -596,8 +598,8 @@ def _score_assignment(blocks: list[_Block], concealed: Sequence[bool], parts, n_
     if len(conc_rows) > 1:
         score -= 1.5 * (len(conc_rows) - 1)
     for b, c, p in zip(blocks, concealed, parts):
-        if b.has_back:
-            score += 1.0 if p else -1.0
+        if b.has_back and p is not None:
+            score += 1.0
             continue
         if c:
             if b.has_sideways:
@@ -631,7 +633,7 @@ def _build_layout(ordered, pos, blocks, concealed, parts, bonus_tiles, conf, not
         idx = [pos[t.index] for t in b.tiles]
         gaps = [g for g in (b.gap_before, b.gap_after) if g is not None]
         gap_txt = f"gap of {max(gaps):.1f} tile widths" if gaps else "no gap"
-        if b.has_back:
+        if b.has_back and (p is not None or not c):
             if p is not None and len(p[0]) == 1 and set_type(b.tokens) == "concealed_kong":
                 groups.append(Group([t.read for t in b.tiles], CONCEALED_KONG,
                                     "four tiles with face-down ones: a declared concealed kong",
