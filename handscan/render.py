@@ -14,11 +14,13 @@ _WORDS = {
     "en": {"tiles": "tiles", "groups": "groups", "hand": "hand", "score": "score", "base": "base points",
            "doublings": "doublings", "total": "total", "final": "final score", "invalid": "NOT A VALID HAND",
            "limit": "limit hand", "flag": "check", "alts": "closest valid hands", "missing": "missing",
-           "warn": "note"},
+           "warn": "note", "scored": "hand (scored)", "given": "hand (given)", "tiles_no": "tiles",
+           "below": "confidence below"},
     "nl": {"tiles": "stenen", "groups": "groepen", "hand": "hand", "score": "score", "base": "basispunten",
            "doublings": "verdubbelingen", "total": "totaal", "final": "eindscore", "invalid": "GEEN GELDIGE HAND",
            "limit": "limiet", "flag": "controleer", "alts": "dichtstbijzijnde geldige handen",
-           "missing": "ontbreekt", "warn": "let op"},
+           "missing": "ontbreekt", "warn": "let op", "scored": "hand (geteld)", "given": "hand (opgegeven)",
+           "tiles_no": "stenen", "below": "zekerheid onder"},
 }
 
 
@@ -44,10 +46,11 @@ def tiles_text(tiles: Sequence[TileRead], threshold: float = LOW_CONFIDENCE) -> 
 
 def groups_text(layout: Layout, lang: str = "en") -> list[str]:
     li = 1 if lang == "nl" else 0
+    tiles_word = _WORDS.get(lang, _WORDS["en"])["tiles_no"]
     lines = []
     for n, g in enumerate(layout.groups):
         nums = ",".join(str(i + 1) for i in g.indices)
-        lines.append(f"{n + 1:>3}  {_KIND_NAMES[g.kind][li]:<15} {g.notation:<22} tiles {nums}  "
+        lines.append(f"{n + 1:>3}  {_KIND_NAMES[g.kind][li]:<15} {g.notation:<22} {tiles_word} {nums}  "
                      f"({g.confidence:.2f}: {g.reason})")
     return lines
 
@@ -73,23 +76,25 @@ def score_text(score: dict, lang: str = "en") -> list[str]:
         if score.get("base_points"):
             lines.append(f"  (would be: {score.get('base_total')} x 2^{score.get('doublings_total')})")
         return lines
+    rows: list[tuple[str, str]] = []
+    for code, pts in score.get("base_points", []):
+        rows.append((_label(code, lang), f"{pts:>5}"))
+    if score.get("base_points"):
+        rows.append((w["base"], f"{score.get('base_total', 0):>5}"))
+    for code, n in score.get("doublings", []):
+        rows.append((_label(code, lang), f"x2^{n}".rjust(5)))
+    if score.get("doublings"):
+        rows.append((w["doublings"], f"{score.get('doublings_total', 0):>5}"))
+    if score.get("total_before_limit") is not None and score.get("total_before_limit") != score.get("final"):
+        rows.append((w["total"], f"{score['total_before_limit']:>5}"))
+    rows.append((w["final"], f"{score.get('final'):>5}"))
+    width = max(len(label) for label, _ in rows)
     lines = []
     if score.get("decomposition"):
         lines.append("  " + " ".join(score["decomposition"]))
     if score.get("limit_hand"):
         lines.append(f"  {w['limit']}: {_label(score['limit_hand'], lang)}")
-    for code, pts in score.get("base_points", []):
-        lines.append(f"  {_label(code, lang):<34} {pts:>5}")
-    if score.get("base_points"):
-        lines.append(f"  {w['base']:<34} {score.get('base_total', 0):>5}")
-    for code, n in score.get("doublings", []):
-        lines.append(f"  {_label(code, lang):<34} x2^{n}")
-    if score.get("doublings"):
-        lines.append(f"  {w['doublings']:<34} {score.get('doublings_total', 0):>5}")
-    if score.get("total_before_limit") is not None and score.get("total_before_limit") != score.get("final"):
-        lines.append(f"  {w['total']:<34} {score['total_before_limit']:>5}")
-    lines.append(f"  {w['final']:<34} {score.get('final'):>5}")
-    return lines
+    return lines + [f"  {label:<{width}}  {value}" for label, value in rows]
 
 
 def result_text(res: ScanResult, threshold: float = LOW_CONFIDENCE, *, brief: bool = False) -> str:
@@ -104,9 +109,9 @@ def result_text(res: ScanResult, threshold: float = LOW_CONFIDENCE, *, brief: bo
     else:
         out = [read_text(res.read or PhotoRead(res.photo, 0, 0), res.layout, threshold, lang)] if res.layout else []
     if res.hand_override:
-        out.append(f"{w['hand']} (given): {res.hand_override}")
+        out.append(f"{w['given']}: {res.hand_override}")
     if res.notation and res.notation != (res.layout.notation if res.layout else None):
-        out.append(f"{w['hand']} (scored): {res.notation}")
+        out.append(f"{w['scored']}: {res.notation}")
     out += [f"{w['warn']}: {x}" for x in res.warnings if not res.layout or x not in res.layout.warnings]
     missing = [f[len('missing_'):].replace('_', ' ') for f in res.flags if f.startswith("missing_")]
     if missing:
@@ -119,6 +124,6 @@ def result_text(res: ScanResult, threshold: float = LOW_CONFIDENCE, *, brief: bo
         out.append(f"{w['alts']}:")
         out += [f"  {a.notation}  = {a.final}  ({a.change})" for a in res.alternatives]
     if res.low_confidence:
-        out.append(f"{w['flag']}: tiles {', '.join(map(str, res.low_confidence))} "
-                   f"(confidence below {threshold:.2f})")
+        out.append(f"{w['flag']}: {w['tiles_no']} {', '.join(map(str, res.low_confidence))} "
+                   f"({w['below']} {threshold:.2f})")
     return "\n".join(out)
