@@ -320,7 +320,8 @@ def find_alternatives(layout: Layout, ctx: ScanContext, *, limit: int = 3,
     kongs = sum(1 for g in layout.groups if g.kind in (EXPOSED, CONCEALED_KONG) and len(g.tiles) == 4)
     playing = [i for i, t in enumerate(layout.tiles) if not t.kind.startswith(("f", "j"))]
     if len(playing) > 14 + kongs:                    # a false detection among the tiles
-        for i in sorted(playing, key=lambda i: layout.tiles[i].confidence)[:4]:
+        suspects = list(layout.isolated) + sorted(playing, key=lambda i: layout.tiles[i].confidence)[:4]
+        for i in dict.fromkeys(suspects):
             t = layout.tiles[i]
             try_layout(without_tile(layout, i), f"tile {i + 1} ({t.kind}, {t.confidence:.2f}) is not a tile of the hand", 2)
     found.sort(key=lambda f: (f[0], f[1]))

@@ -285,3 +285,17 @@ def test_a_tile_lying_apart_is_suggested_as_the_winning_tile_never_taken(monkeyp
     answers = iter(["", "E"])                       # Enter takes the offered default
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     assert _ask_missing(make_context(wind="S", win_type="discard"), "6s").winning_tile == "6s"
+
+
+def test_a_tile_far_from_the_hand_is_named_and_offered_as_left_out():
+    tiles = place([["EEE"], ["RRR234m88s456s"]])
+    x1, y1, x2, y2 = tiles[-1].box
+    stray = TileRead("9p", (x1 + 400, y1 - 300, x2 + 400, y2 - 300), 0.93)     # confident, but far away
+    layout = group_tiles(tiles + [stray])
+    n = [t.kind for t in layout.tiles].index("9p")
+    assert layout.isolated == (n,)
+    assert any(f"tile {n + 1} (9p) lies far from the others" in w for w in layout.warnings)
+    res = evaluate("p.jpg", layout, make_context("E", "S", "6s", "self_drawn", "nts-app"))
+    assert not res.valid
+    assert res.alternatives[0].change == f"tile {n + 1} (9p, 0.93) is not a tile of the hand"
+    assert res.alternatives[0].final == 136

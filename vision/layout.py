@@ -166,6 +166,7 @@ class Layout:
     direction_deg: float = 0.0                           # reading direction in the image
     score: float = 0.0                                   # structural plausibility (higher = better)
     apart_tile: int | None = None     # a lone concealed tile set apart at the row's end (the winning tile?)
+    isolated: tuple[int, ...] = ()    # tiles far from every other tile (another hand's? a false detection?)
 
     @property
     def melds(self) -> list[str]:
@@ -583,6 +584,11 @@ def _candidates(tiles: Sequence[TileRead], *, gap_ratio: float, keep: int) -> li
         conf = _sigmoid(2.0 * (best - runner_up)) if rank == 0 else _sigmoid(2.0 * (total - best))
         out.append(_build_layout(ordered, pos, blocks, concealed, parts, bonus_tiles, conf, dup_notes + notes,
                                  len(rows), direction, total))
+    far = _isolated(ordered, geo.width)
+    for lay in out:
+        lay.isolated = far
+        lay.warnings += [f"tile {i + 1} ({ordered[i].kind}) lies far from the others: a tile of this hand?"
+                         for i in far]
     return out
 
 
@@ -675,6 +681,19 @@ def _build_layout(ordered, pos, blocks, concealed, parts, bonus_tiles, conf, not
     warnings += _hand_warnings(groups)
     return Layout(groups, conc, bonus, hand_notation(groups), warnings, ordered, n_rows, direction, total,
                   _apart_tile(blocks, concealed, pos))
+
+
+def _isolated(ordered: Sequence[TileRead], width: float) -> tuple[int, ...]:
+    """Non-bonus tiles whose nearest neighbour is more than three tile widths away."""
+    centres = [_centre(t) for t in ordered]
+    out = []
+    for i, (x, y) in enumerate(centres):
+        if is_bonus(ordered[i].kind):
+            continue
+        near = min((math.hypot(x - x2, y - y2) for j, (x2, y2) in enumerate(centres) if j != i), default=0.0)
+        if near > 3.0 * width:
+            out.append(i)
+    return tuple(out)
 
 
 def _apart_tile(blocks, concealed, pos) -> int | None:
