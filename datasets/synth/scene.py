@@ -217,10 +217,10 @@ def random_camera(rng, placements: list[Placement], dims, rotation: float | None
         azimuth = float(rng.normal(0, 12))
     else:
         azimuth = float(rng.uniform(0, 360))
-    if layout == "rack":  # standing tiles are photographed from the front or the back, lower
+    if layout == "rack":  # standing tiles are photographed from the front (or 10 %: the back, all X), lower
         elevation = float(rng.uniform(20, 65))
         if rotation is None:
-            azimuth = float(rng.normal(0, 20)) if rng.random() < 0.75 else float(rng.normal(180, 20))
+            azimuth = float(rng.normal(0, 20)) if rng.random() < 0.9 else float(rng.normal(180, 20))
     roll = float(rng.normal(0, 4))
     if layout == "rack" and rng.random() < 0.3:
         roll = float(rng.uniform(-180, 180))  # the photo itself turned
