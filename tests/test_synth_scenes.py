@@ -80,6 +80,7 @@ def test_generate_writes_a_yolo_dataset(tmp_path):
             cls, xc, yc, w, h = int(row[0]), *map(float, row[1:])
             assert KINDS[cls] == kind
             assert 0 < w <= 1 and 0 < h <= 1 and xc - w / 2 >= -2e-6 and xc + w / 2 <= 1 + 2e-6
+            assert yc - h / 2 >= -2e-6 and yc + h / 2 <= 1 + 2e-6
     # the same seed writes the same labels again
     again = tmp_path / "again"
     generate(again, count=3, seed=5, size=192, art="committed", progress=False)

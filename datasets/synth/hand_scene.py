@@ -266,12 +266,12 @@ def render_hand(layout: HandLayout | str, seed: int, size: int = 640, art: str =
     up.  Every tile is in the photo and labelled; metadata ``tiles`` adds each tile's group.
     ``aspect`` = width / height; by default 4:3, or 3:4 (portrait) when the hand is turned
     by more than about 50 degrees from horizontal, as a phone would be held."""
-    from .render import render_tiles
-    from .scene import SceneResult, face_sets_for, random_camera  # noqa: F401
-    from .style import make_style
+    # imported here: scene.py imports this module for its "hand" layouts
     from . import background, photo
-    from .render import fit_frame
-    from .geometry import Camera
+    from .geometry import Camera, box_corners
+    from .render import fit_frame, render_tiles
+    from .scene import face_sets_for
+    from .style import make_style
 
     if isinstance(layout, str):
         layout = parse_notation(layout)
@@ -302,8 +302,6 @@ def render_hand(layout: HandLayout | str, seed: int, size: int = 640, art: str =
     w, h = size, int(round(size / aspect))
     # scale so that the whole hand fills 60-92% of the shorter side
     unit = fit_frame(placements, style, cam, min(w, h), 1.0, rng)
-    from .geometry import box_corners
-
     tiles_only = [p for p in placements if not p.is_prop]
     pts = np.concatenate([cam.project(box_corners(p, style.dims))[0] for p in tiles_only]) * unit.scale
     fill = float(rng.uniform(0.6, 0.88))
