@@ -36,8 +36,10 @@ def _prepare(rgb: np.ndarray, det_size: int):
     return np.ascontiguousarray(x.transpose(2, 0, 1)[None]), s
 
 
-def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
-    """Indices kept by greedy non-maximum suppression, best first."""
+def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, containment: float = 1.01) -> np.ndarray:
+    """Indices kept by greedy non-maximum suppression, best first. A box is also dropped when
+    ``containment`` of its own area lies inside a better box (a second, smaller peak on
+    a big tile has a small IoU with it but lies almost wholly inside it)."""
     order = np.argsort(-scores)
     keep = []
     areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
@@ -49,7 +51,8 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
         xx2 = np.minimum(boxes[i, 2], boxes[rest, 2]); yy2 = np.minimum(boxes[i, 3], boxes[rest, 3])
         inter = np.clip(xx2 - xx1, 0, None) * np.clip(yy2 - yy1, 0, None)
         ov = inter / (areas[i] + areas[rest] - inter + 1e-9)
-        order = rest[ov < iou]
+        inside = inter / (areas[rest] + 1e-9)
+        order = rest[(ov < iou) & (inside < containment)]
     return np.array(keep, np.int64)
 
 
@@ -79,5 +82,5 @@ def detect(rgb: np.ndarray, det_size: int | None = None, threshold: float | None
     boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], 1) / s
     h, w = rgb.shape[:2]
     boxes = np.clip(boxes, 0, [w, h, w, h])
-    keep = nms(boxes, scores, cfg.get("nms_iou", 0.6))
+    keep = nms(boxes, scores, cfg.get("nms_iou", 0.6), cfg.get("nms_containment", 0.7))
     return [Detection(tuple(float(v) for v in boxes[i]), float(scores[i])) for i in keep]

@@ -124,7 +124,8 @@ def evaluate_folder(folder: Path, limit: int | None = None, progress=None) -> Re
 
     folder = Path(folder)
     names = read_names(folder)
-    tokens = [token_for_dataset_name(n) for n in names]
+    # "?" = a tile of unknown kind (our cleaned data): ignored like a cut-off tile
+    tokens = [None if n == "?" else token_for_dataset_name(n) for n in names]
     pairs = image_label_pairs(folder)[:limit]
     if not pairs:
         raise FileNotFoundError(f"{folder}: no images found in images/ or */images/")

@@ -10,7 +10,8 @@ Rules (see README.md here):
 - empty label files -> image dropped (tiles visible but unlabelled would teach "no tile");
 - ``sd1`` is noisy: without ``--sd1-verdicts`` every ``sd1`` box becomes ``?``; with a
   verdict CSV (``image,line,verdict`` where verdict is a token or ``drop``, written by
-  ``vision.training.judge_sd1``) each box is relabelled or dropped as the classifier judged;
+  ``vision.training.judge_sd1``) each box is relabelled as the classifier judged, or its kind
+  dropped (the box stays as ``?``: it is still a tile for the detector);
 - ``hdw`` (framed or blank white dragon) -> ``Wh``;
 - boxes with a side under 2 px (at 640) are dropped as degenerate.
 
@@ -81,9 +82,9 @@ def clean(src: Path, out: Path, verdicts: dict[tuple[str, int], str]) -> list[tu
                     verdict = verdicts.get((key, i))
                     if verdict is None:      # not judged (yet): a tile of unknown kind
                         token = UNKNOWN
-                    elif verdict == "drop":
-                        changes.append((key, i, "sd1", "", "sd1 box: classifier unsure, dropped"))
-                        continue
+                    elif verdict == "drop":   # still a tile: the detector keeps it, the classifier not
+                        changes.append((key, i, "sd1", UNKNOWN, "sd1 box: classifier unsure, kind dropped (box kept as ?)"))
+                        token = UNKNOWN
                     elif verdict != "1p":
                         changes.append((key, i, "sd1", verdict, "sd1 box: classifier relabelled"))
                         token = verdict
@@ -93,9 +94,10 @@ def clean(src: Path, out: Path, verdicts: dict[tuple[str, int], str]) -> list[tu
             if not link.exists():
                 os.symlink(img, link)
     names_yaml = ", ".join(f"'{n}'" for n in NAMES)
-    (out / "data.yaml").write_text(
-        f"# cleaned chinese-mahjong-detection-v4 (CC BY 4.0, Roboflow riichimahjongdetection)\n"
-        f"train: train/images\nval: valid/images\nnc: {len(NAMES)}\nnames: [{names_yaml}]\n")
+    yaml = (f"# cleaned chinese-mahjong-detection-v4 (CC BY 4.0, Roboflow riichimahjongdetection)\n"
+            f"train: train/images\nval: valid/images\nnc: {len(NAMES)}\nnames: [{names_yaml}]\n")
+    for folder in (out, out / "train", out / "valid"):    # each split is a YOLO folder of its own
+        (folder / "data.yaml").write_text(yaml)
     return changes
 
 

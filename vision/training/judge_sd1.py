@@ -1,8 +1,10 @@
 """Let the trained classifier judge every ``sd1`` box of chinese-v4 (a noisy default class).
 
 For each ``sd1`` label line the box is cropped and classified in all four quarter turns
-(probabilities averaged). Verdict: the predicted token when its probability is at least
-``--sure`` (``1p`` keeps the label), else ``drop``. Writes ``image,line,verdict,p`` for
+(probabilities averaged). Verdict: ``1p`` (label kept) when the classifier agrees with the
+label at p >= ``--agree`` (label and classifier are two pieces of evidence); another token when
+the classifier overrules the label at p >= ``--sure``; else ``drop``. The classifier judging
+never saw a real ``1p`` (all sd1 boxes were held out), hence the low bar for agreeing. Writes ``image,line,verdict,p`` for
 ``datasets.cleaning.clean_chinese_v4 --sd1-verdicts``.
 
     python -m vision.training.judge_sd1 --ckpt runs/cls/best.pt --out data/clean/sd1_verdicts.csv
@@ -29,6 +31,7 @@ def main() -> None:
     ap.add_argument("--ckpt", type=Path, default=Path("runs/cls/best.pt"))
     ap.add_argument("--out", type=Path, default=Path("data/clean/sd1_verdicts.csv"))
     ap.add_argument("--sure", type=float, default=0.8)
+    ap.add_argument("--agree", type=float, default=0.3)
     args = ap.parse_args()
     torch = setup_torch(2)
     from vision.training.nets import TileClassifier
@@ -55,7 +58,8 @@ def main() -> None:
                 p = sum(torch.softmax(model(torch.rot90(x, k, (2, 3)))[0], 1) for k in range(4)) / 4
             for i, pi in zip(lines, p.numpy()):
                 k = int(pi.argmax())
-                verdict = KINDS[k] if pi[k] >= args.sure else "drop"
+                sure = args.agree if KINDS[k] == "1p" else args.sure
+                verdict = KINDS[k] if pi[k] >= sure else "drop"
                 rows.append((f"{split}/{img_path.name}", i, verdict, round(float(pi[k]), 4), KINDS[k]))
                 verdicts[verdict] = verdicts.get(verdict, 0) + 1
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -79,7 +79,7 @@ def load_data(with_synth: bool = True):
               .hexdigest()[:8] for split in ("train", "valid")}
     rx, ry = cached(f"cls_real_train_{digest['train']}", lambda: crops_from_yolo(clean, "train")[:2])
     vx, vy = cached(f"cls_real_valid_{digest['valid']}", lambda: crops_from_yolo(clean, "valid")[:2])
-    ax, ay = cached("cls_art_v1", lambda: render_crops(120, STORE, seed=1))
+    ax, ay = cached("cls_art_v2", lambda: render_crops(120, STORE, seed=2))
     parts_x, parts_y, parts_o = [rx, ax], [ry, ay], [np.full(len(ry), -1), np.zeros(len(ay), np.int64)]
     if with_synth:
         for folder in synth_folders():
