@@ -189,3 +189,15 @@ def test_a_face_down_tile_in_the_rack_row_stays_concealed_and_is_named():
     lay = group_tiles(place([["EEE"], ["RRR234mX8s456s"]]))
     assert lay.melds == ["[EEE]"] and "X" in lay.concealed
     assert "a face-down tile (X) lies among the concealed tiles" in lay.warnings
+
+
+def test_four_sideways_claims_are_sideways_but_scattered_angles_are_ignored():
+    lay = group_tiles(place([["E^EE", "S^SS", "W^WW", "N^NN"], ["WhWh"]], rotate=12))
+    assert lay.melds == ["[EEE]", "[SSS]", "[WWW]", "[NNN]"]
+    assert all("sideways" in g.reason for g in lay.groups[:4])
+    # a recognizer whose angles scatter over the tiles: angles are ignored, the gaps decide
+    tiles = place([["111p", "999p", "GGG"], ["NNNWW"]], rotate=-55)
+    noisy = [TileRead(t.kind, t.box, t.confidence, (), (0, 90, 180, 270)[(i * 7) % 4]) for i, t in enumerate(tiles)]
+    lay = group_tiles(noisy)
+    assert sorted(lay.melds) == ["[111p]", "[999p]", "[GGG]"]
+    assert sorted(lay.concealed) == ["N", "N", "N", "W", "W"]

@@ -392,7 +392,13 @@ def _frame_tiles(tiles: Sequence[TileRead], g: _Geometry) -> list[_Tile]:
     decides, for rows near the image axes. A face-down tile has no face angle."""
     def turned(t: TileRead) -> bool:
         return t.kind != "X" and (_quarter(t.angle) - g.dominant_angle) % 180 == 90
-    angles_informative = any(turned(t) for t in tiles)
+    faces = [t for t in tiles if t.kind != "X"]
+    n_turned = sum(1 for t in faces if turned(t))
+    # angles say something when a few tiles are turned against a clear majority; a recognizer
+    # whose angles scatter (no clear majority) is ignored rather than followed
+    angles_informative = 0 < n_turned <= len(faces) / 3
+    if n_turned > len(faces) / 3:
+        turned = lambda t: False                                          # noqa: E731
     out = []
     for i, t in enumerate(tiles):
         x, y = _centre(t)
