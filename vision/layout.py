@@ -438,7 +438,7 @@ def _row_gaps(row: list[_Tile], g: _Geometry) -> list[float]:
     unit = g.width
     if len(steps) >= 3:
         m = _median(steps)
-        if 0.6 * g.width < m < 1.3 * g.width:
+        if 0.6 * g.width < m < 1.7 * g.width:
             unit = m
     gaps = []
     for (a, b), sc in zip(zip(row, row[1:]), scales):
