@@ -95,3 +95,26 @@ def test_bundled_samples_match_their_notation():
         for t in entry["tiles"]:
             x0, y0, x1, y1 = t["box"]
             assert 0 <= x0 < x1 <= entry["width"] and 0 <= y0 < y1 <= entry["height"]
+
+
+def test_hand_set_renders_the_worked_cases_with_their_expected_scores(tmp_path):
+    import json
+
+    from datasets.synth.hand_set import main as hand_set_main
+
+    cases = [
+        {"id": "A", "ruleset": "nts-app", "notation": "[EEE] RRR 234m 88s 45s +6s / f1",
+         "input": {"hand": {"seat_wind": "E"}}, "expected": {"final": 136}},
+        {"id": "B", "notation": "55P", "input": {"hand": {}}},  # unreadable: skipped
+        {"id": "C", "notation": "RRR", "input": {"players": []}},  # not a single hand: skipped
+    ]
+    (tmp_path / "cases.json").write_text(json.dumps(cases))
+    out = tmp_path / "hands"
+    assert hand_set_main(["--out", str(out), "--cases", str(tmp_path / "cases.json"), "--variants", "2",
+                          "--size", "320", "--art", "committed"]) == 0
+    lines = [json.loads(line) for line in (out / "hands.jsonl").read_text().splitlines()]
+    assert [e["file"] for e in lines] == ["A_0.jpg", "A_1.jpg"]
+    for e in lines:
+        assert (out / e["file"]).exists() and e["expected"]["final"] == 136
+        assert Counter(t["kind"] for t in e["tiles"]) == Counter(parse_notation(e["notation"]).kinds())
+    assert hand_set_main(["--out", str(out), "--cases", str(tmp_path / "missing.json")]) == 2
