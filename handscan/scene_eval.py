@@ -169,6 +169,10 @@ def diagnose(scene: Scene, recognize=None, truth_only: bool = False) -> dict:
     if read.error:
         out.update(read=None, ok=False, stage="photo_error", error=read.error)
         return out
+    if scene.tiles is not None:
+        relabelled = _true_kinds_on_detections(read.tiles, scene.tiles)
+        if relabelled is not None:                   # every tile found once: grouping on detector boxes
+            out["layout_on_detections_ok"] = canonical(group_tiles(relabelled).notation) == truth
     lay = group_tiles(read.tiles)
     out["read"] = lay.notation
     out["ok"] = canonical(lay.notation) == truth
@@ -191,6 +195,33 @@ def diagnose(scene: Scene, recognize=None, truth_only: bool = False) -> dict:
     return out
 
 
+def _iou(a, b) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _true_kinds_on_detections(reads: list[TileRead], truth: list[TileRead]) -> list[TileRead] | None:
+    """The detector's boxes (and angles) with the true kinds, when every true tile matches
+    exactly one detection (IoU >= 0.4) and nothing else was detected; else None."""
+    from dataclasses import replace
+    if len(reads) != len(truth):
+        return None
+    pairs = sorted(((_iou(r.box, t.box), i, j) for i, r in enumerate(reads) for j, t in enumerate(truth)), reverse=True)
+    used_r, used_t, out = set(), set(), list(reads)
+    for iou, i, j in pairs:
+        if iou < 0.4:
+            break
+        if i in used_r or j in used_t:
+            continue
+        used_r.add(i)
+        used_t.add(j)
+        out[i] = replace(reads[i], kind=truth[j].kind)
+    return out if len(used_r) == len(reads) else None
+
+
 def evaluate_scenes(scenes: list[Scene], recognize=None, truth_only: bool = False) -> dict:
     rows = [diagnose(s, recognize, truth_only) for s in scenes]
     n = len(rows)
@@ -206,6 +237,8 @@ def evaluate_scenes(scenes: list[Scene], recognize=None, truth_only: bool = Fals
         "failures_by_stage": dict(stages),
         "final_on_true_tiles_right": (sum(r.get("final_on_truth") == r["expected_final"] for r in scored)
                                       if scored and layout_rows else None),
+        "detected_exactly_once": sum("layout_on_detections_ok" in r for r in rows),
+        "layout_on_detector_boxes_exact": sum(r.get("layout_on_detections_ok", False) for r in rows),
         "layout_on_true_tiles_exact": sum(r["layout_ok"] for r in layout_rows) if layout_rows else None,
         "layout_on_true_tiles_share": (round(sum(r["layout_ok"] for r in layout_rows) / len(layout_rows), 3)
                                        if layout_rows else None),

@@ -394,16 +394,19 @@ def _frame_tiles(tiles: Sequence[TileRead], g: _Geometry) -> list[_Tile]:
         return t.kind != "X" and (_quarter(t.angle) - g.dominant_angle) % 180 == 90
     faces = [t for t in tiles if t.kind != "X"]
     n_turned = sum(1 for t in faces if turned(t))
-    # angles say something when a few tiles are turned against a clear majority; a recognizer
-    # whose angles scatter (no clear majority) is ignored rather than followed
-    angles_informative = 0 < n_turned <= len(faces) / 3
-    if n_turned > len(faces) / 3:
+    # angles say something when a few tiles are turned against a clear majority, and when the
+    # rows run near an image axis: on a photo turned about 45 degrees a face angle rounded to
+    # a quarter turn hardly tells upright from sideways, so there only a few turned tiles count
+    row_deg = math.degrees(math.atan2(-g.u[1], g.u[0])) % 90.0
+    off_axis = min(row_deg, 90.0 - row_deg)
+    angles_informative = 0 < n_turned <= len(faces) / (3 if off_axis < 25.0 else 6)
+    if not angles_informative:
         turned = lambda t: False                                          # noqa: E731
     out = []
     for i, t in enumerate(tiles):
         x, y = _centre(t)
         sideways = turned(t)
-        if not angles_informative and abs(abs(g.u[0]) - abs(g.u[1])) > 0.7:   # near-axis rows: box shape
+        if n_turned == 0 and abs(abs(g.u[0]) - abs(g.u[1])) > 0.7:   # no angles, near-axis rows: box shape
             bw, bh = t.box[2] - t.box[0], t.box[3] - t.box[1]
             along, across = (bw, bh) if abs(g.u[0]) > abs(g.u[1]) else (bh, bw)
             upright_ratio = g.width / g.height
