@@ -312,6 +312,7 @@ def render_hand(layout: HandLayout | str, seed: int, size: int = 640, art: str =
     frame.offset = frame.offset + np.array([w / 2, h / 2]) - (lo + hi) / 2 + rng.uniform(-0.5, 0.5, 2) * (
         np.array([w, h]) - (hi - lo)) * 0.6
     canvas, table_kind = background.table(rng, h, w)
+    clutter = background.distractors(canvas, rng) if rng.random() < 0.25 else []
     light_az, light_el = rng.uniform(0, 2 * np.pi), math.radians(rng.uniform(35, 80))
     light = np.array([math.cos(light_az) * math.cos(light_el), math.sin(light_az) * math.cos(light_el), math.sin(light_el)])
     labels = render_tiles(canvas, placements, style, cam, frame, rng, light, float(rng.uniform(0.5, 0.8)),
@@ -320,7 +321,7 @@ def render_hand(layout: HandLayout | str, seed: int, size: int = 640, art: str =
     tiles = [(lab.kind, tuple(round(v, 1) for v in lab.box), lab.angle) for lab in labels]
     meta = {
         "notation": layout.notation, "seed": seed, "rotation": round(rotation % 360, 1), "rows": layout.rows,
-        "standing": layout.standing, "style": style.describe(), "table": table_kind,
+        "standing": layout.standing, "style": style.describe(), "table": table_kind, "distractors": clutter,
         "camera": {"elevation": round(elevation, 1), "azimuth": round(azimuth % 360, 1), "roll": round(roll, 1)},
         "tiles": [{"kind": lab.kind, "box": [round(v, 1) for v in lab.box], "angle": lab.angle,
                    "group": roles[lab.index].group, "position": roles[lab.index].position,
