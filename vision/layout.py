@@ -427,22 +427,37 @@ def _split_rows(ftiles: list[_Tile], g: _Geometry) -> list[list[_Tile]]:
     return [sorted(r, key=lambda t: t.pu) for r in rows]
 
 
-def _row_gaps(row: list[_Tile], g: _Geometry) -> list[float]:
-    """Free space between consecutive tiles of a row, in (local) tile widths beyond the usual
-    pitch. Each pair is measured in its own scale (box size relative to the row's median), so
-    perspective that shrinks the far end of a row does not hide the gaps there."""
-    if len(row) < 2:
-        return []
+def _row_scales(row: list[_Tile]) -> list[float]:
+    """Per consecutive pair: its size relative to the row's median tile (perspective)."""
     sizes = [math.sqrt(max((t.read.box[2] - t.read.box[0]) * (t.read.box[3] - t.read.box[1]), 1e-6)) for t in row]
     med = _median([sz for sz, t in zip(sizes, row) if not t.sideways] or sizes)
-    scales = [(sizes[k] + sizes[k + 1]) / (2 * med) for k in range(len(row) - 1)]
-    # local pitch: the median (scale-corrected) step between touching upright tiles
-    steps = [(b.pu - a.pu) / sc for a, b, sc in zip(row, row[1:], scales) if not a.sideways and not b.sideways]
-    unit = g.width
-    if len(steps) >= 3:
-        m = _median(steps)
-        if 0.6 * g.width < m < 1.7 * g.width:
-            unit = m
+    return [(sizes[k] + sizes[k + 1]) / (2 * med) for k in range(len(row) - 1)]
+
+
+def _upright_steps(row: list[_Tile]) -> list[float]:
+    """Scale-corrected centre steps between neighbouring upright tiles of a row."""
+    return [(b.pu - a.pu) / sc for a, b, sc in zip(row, row[1:], _row_scales(row))
+            if not a.sideways and not b.sideways]
+
+
+def _pitch(steps: list[float], g: _Geometry) -> float | None:
+    """The usual step between touching tiles: the median step, when it is plausible (boxes
+    that cover only the face make the pitch wider than the box width)."""
+    if len(steps) < 3:
+        return None
+    m = _median(steps)
+    return m if 0.6 * g.width < m < 1.7 * g.width else None
+
+
+def _row_gaps(row: list[_Tile], g: _Geometry, pooled: float | None = None) -> list[float]:
+    """Free space between consecutive tiles of a row, in (local) tile widths beyond the usual
+    pitch. Each pair is measured in its own scale (box size relative to the row's median), so
+    perspective that shrinks the far end of a row does not hide the gaps there. Short rows use
+    the pitch of the whole photo (``pooled``)."""
+    if len(row) < 2:
+        return []
+    scales = _row_scales(row)
+    unit = _pitch(_upright_steps(row), g) or pooled or g.width
     gaps = []
     for (a, b), sc in zip(zip(row, row[1:]), scales):
         expected = unit + (a.ext - g.width) / 2 + (b.ext - g.width) / 2
@@ -552,7 +567,8 @@ def _candidates(tiles: Sequence[TileRead], *, gap_ratio: float, keep: int) -> li
 
     bonus_tiles = [t for t in reading if is_bonus(t.read.kind)]
     blocks: list[_Block] = []
-    row_gaps = [_row_gaps(row, geo) for row in rows]
+    pooled = _pitch([st for row in rows for st in _upright_steps(row)], geo)
+    row_gaps = [_row_gaps(row, geo, pooled) for row in rows]
     threshold = _gap_threshold([x for gaps in row_gaps for x in gaps], gap_ratio)
     for ri, row in enumerate(rows):
         for b in _split_blocks(row, row_gaps[ri], ri, threshold):
