@@ -136,17 +136,21 @@ def _truth_without_winning(notation: str) -> tuple:
     return (melds, concealed, None, bonus)
 
 
-def _score(scene: Scene, layout) -> int | None:
-    """Final score of a grouped scene with its context (None when not valid / no context)."""
+def _result(scene: Scene, layout):
+    """The scan result of a grouped scene with its context (no context: grouping only)."""
     from handscan.context import make_context
     from handscan.pipeline import evaluate
     c = scene.context
-    if not c.get("winning_tile"):
-        return None
-    ctx = make_context(_first(c, "seat_wind", "seat"), _first(c, "prevailing_wind", "wind"), c["winning_tile"],
-                       c.get("win_type"), c.get("ruleset", "nts"), c.get("special", []))
-    res = evaluate(str(scene.photo), layout, ctx, alternatives=False)
-    return res.final
+    ctx = make_context()
+    if c.get("winning_tile"):
+        ctx = make_context(_first(c, "seat_wind", "seat"), _first(c, "prevailing_wind", "wind"), c["winning_tile"],
+                           c.get("win_type"), c.get("ruleset", "nts"), c.get("special", []))
+    return evaluate(str(scene.photo), layout, ctx, alternatives=False)
+
+
+def _score(scene: Scene, layout) -> int | None:
+    """Final score of a grouped scene with its context (None when not valid / no context)."""
+    return _result(scene, layout).final
 
 
 def diagnose(scene: Scene, recognize=None, truth_only: bool = False) -> dict:
@@ -176,8 +180,11 @@ def diagnose(scene: Scene, recognize=None, truth_only: bool = False) -> dict:
     lay = group_tiles(read.tiles)
     out["read"] = lay.notation
     out["ok"] = canonical(lay.notation) == truth
+    res = _result(scene, lay)
     if scene.final is not None:
-        out["final"] = _score(scene, lay)
+        out["final"] = res.final
+    # does the user get told? doubtful tiles, layout notes, or no valid hand
+    out["flagged"] = bool(res.low_confidence or res.warnings or (res.score is not None and not res.valid))
     if out["ok"]:
         out["stage"] = None
         return out
@@ -235,6 +242,8 @@ def evaluate_scenes(scenes: list[Scene], recognize=None, truth_only: bool = Fals
         "end_to_end_share": round(sum(r["ok"] for r in e2e) / len(e2e), 3) if e2e else None,
         "end_to_end_final_right": sum(r.get("final") == r["expected_final"] for r in scored) if e2e else None,
         "failures_by_stage": dict(stages),
+        "wrong_and_unflagged": sum(1 for r in e2e if not r["ok"] and not r.get("flagged")),
+        "right_but_flagged": sum(1 for r in e2e if r["ok"] and r.get("flagged")),
         "final_on_true_tiles_right": (sum(r.get("final_on_truth") == r["expected_final"] for r in scored)
                                       if scored and layout_rows else None),
         "detected_exactly_once": sum("layout_on_detections_ok" in r for r in rows),
