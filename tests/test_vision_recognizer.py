@@ -121,10 +121,10 @@ def _png_header_only(width: int, height: int) -> bytes:
 
 
 @pytest.mark.parametrize("make, message", [
-    (lambda p: p.write_bytes(b"\xff\xd8\xff\xe0" + bytes(range(256)) * 4), "damaged or truncated"),
+    (lambda p: p.write_bytes(b"\xff\xd8\xff\xe0" + bytes(range(256)) * 4), "not an image"),
     (lambda p: p.write_bytes((SAMPLES / "images" / "photo_1.jpg").read_bytes()[:3000]), "truncated"),
     (lambda p: p.write_text("tiles: 1m 2m 3m\n"), "not an image"),
-    (lambda p: p.write_bytes(_png_header_only(30000, 30000)), "MP"),
+    (lambda p: p.write_bytes(_png_header_only(30000, 30000)), "too large"),
     (lambda p: p.write_bytes(b""), "not an image"),
 ])
 def test_bad_files_raise_image_error_naming_the_problem(tmp_path, make, message):

@@ -14,7 +14,9 @@ import numpy as np
 from vision.errors import ImageError
 
 WORK_LONG_SIDE = 1000           # decode at least this many pixels on the long side
-MAX_PIXELS = 120_000_000        # refuse larger images (decompression bombs)
+# refuse larger images (decompression bombs); 200 MP phone photos pass. Pillow itself refuses
+# above 2 x Image.MAX_IMAGE_PIXELS (179 MP by default) and only warns below that.
+MAX_PIXELS = 210_000_000
 
 
 @dataclass(frozen=True)
@@ -38,12 +40,12 @@ def load_image(path: str | Path, work_long_side: int = WORK_LONG_SIDE) -> Loaded
         raise ImageError(f"{path}: is a directory, not an image")
     try:
         with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             img = Image.open(path)
             w0, h0 = img.size
             if w0 * h0 > MAX_PIXELS:
-                raise ImageError(f"{path}: image is {w0}x{h0} pixels, more than the "
-                                 f"{MAX_PIXELS // 1_000_000} MP this reader accepts")
+                raise ImageError(f"{path}: image is too large ({w0}x{h0} pixels, more than the "
+                                 f"{MAX_PIXELS // 1_000_000} MP this reader accepts)")
             if w0 < 8 or h0 < 8:
                 raise ImageError(f"{path}: image is only {w0}x{h0} pixels")
             if img.format == "JPEG" and max(w0, h0) > work_long_side:
@@ -56,7 +58,7 @@ def load_image(path: str | Path, work_long_side: int = WORK_LONG_SIDE) -> Loaded
     except ImageError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-        raise ImageError(f"{path}: image is too large to decode safely ({exc})") from None
+        raise ImageError(f"{path}: image is too large to decode safely (a decompression bomb?): {exc}") from None
     except UnidentifiedImageError:
         raise ImageError(f"{path}: not an image file (or a format this reader does not know)") from None
     except (OSError, SyntaxError, ValueError) as exc:

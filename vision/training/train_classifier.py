@@ -81,13 +81,16 @@ def load_data(with_synth: bool = True):
     vx, vy = cached(f"cls_real_valid_{digest['valid']}", lambda: crops_from_yolo(clean, "valid")[:2])
     ax, ay = cached("cls_art_v2", lambda: render_crops(120, STORE, seed=2))
     parts_x, parts_y, parts_o = [rx, ax], [ry, ay], [np.full(len(ry), -1), np.zeros(len(ay), np.int64)]
+    parts_src = [np.zeros(len(ry), np.int64), np.ones(len(ay), np.int64)]
     if with_synth:
         for folder in synth_folders():
             key = "cls_synth_" + "_".join(folder.relative_to("data/synth").parts) + f"_{len(list((folder / 'images').iterdir()))}"
             sx, sy = cached(key, lambda f=folder: crops_from_yolo(f.parent, f.name, 1500)[:2])
             print(f"synth {folder}: {len(sy)} crops", flush=True)
             parts_x.append(sx); parts_y.append(sy); parts_o.append(np.full(len(sy), -1))
-    return (np.concatenate(parts_x), np.concatenate(parts_y), np.concatenate(parts_o)), (vx, vy)
+            parts_src.append(np.full(len(sy), 2))
+    return (np.concatenate(parts_x), np.concatenate(parts_y), np.concatenate(parts_o),
+            np.concatenate(parts_src)), (vx, vy)
 
 
 def augment(torch, x, orient_known, rng, train=True):
@@ -173,11 +176,18 @@ def main() -> None:
     from vision.training.nets import TileClassifier
 
     args.out.mkdir(parents=True, exist_ok=True)
-    (tx, ty, to), (vx, vy) = load_data(not args.no_synth)
+    (tx, ty, to, src), (vx, vy) = load_data(not args.no_synth)
     print(f"train crops {len(ty)} valid crops {len(vy)} per kind {np.bincount(ty, minlength=len(KINDS)).tolist()}",
           flush=True)
-    counts = np.bincount(ty, minlength=len(KINDS)).astype(float)
-    w = 1.0 / np.sqrt(np.maximum(counts[ty], 1))
+    # per source (real photos 50 %, art 10 %, synthetic scenes 40 %), within it rarer kinds
+    # drawn more often (1 / sqrt(count))
+    w = np.zeros(len(ty))
+    share = {0: 0.5, 1: 0.1, 2: 0.4}
+    for s_id in np.unique(src):
+        sel = src == s_id
+        counts = np.bincount(ty[sel], minlength=len(KINDS)).astype(float)
+        ws = 1.0 / np.sqrt(np.maximum(counts[ty[sel]], 1))
+        w[sel] = ws / ws.sum() * share[int(s_id)]
     w /= w.sum()
 
     model = TileClassifier(args.width)
