@@ -79,7 +79,10 @@ def load_scenes(folder: str | Path) -> list[Scene]:
     """Scenes from ``hands.json`` (a list, or ``{"scenes": [...]}``): photo file name, the
     true hand notation, optional context and optional true tiles (kind, box, angle)."""
     folder = Path(folder)
-    data = json.loads((folder / "hands.json").read_text())
+    if (folder / "hands.json").exists():
+        data = json.loads((folder / "hands.json").read_text())
+    else:                                       # datasets.synth.hand_set writes JSON Lines
+        data = [json.loads(x) for x in (folder / "hands.jsonl").read_text().splitlines() if x.strip()]
     if isinstance(data, dict):
         data = _first(data, "scenes", "hands", "photos", default=[])
     scenes = []
@@ -87,6 +90,13 @@ def load_scenes(folder: str | Path) -> list[Scene]:
         photo = folder / _first(item, "image", "photo", "file")
         notation = _first(item, "layout_notation", "notation", "hand")
         ctx = dict(_first(item, "context", default={}) or {})
+        if isinstance(item.get("input"), dict) and "hand" in item["input"]:      # a worked case
+            hand = item["input"]["hand"]
+            ctx = {"seat_wind": hand.get("seat_wind"), "prevailing_wind": item["input"].get("prevailing_wind"),
+                   "winning_tile": hand.get("winning_tile"), "win_type": hand.get("win_type"),
+                   "ruleset": item.get("ruleset", "nts"), "special": hand.get("special", [])}
+            expected = item.get("expected") or {}
+            item = dict(item, final=expected.get("final") if expected.get("valid") else None)
         for k in ("seat", "seat_wind", "prevailing_wind", "wind", "winning_tile", "win_type", "ruleset"):
             if k in item and k not in ctx:
                 ctx[k] = item[k]
@@ -326,8 +336,8 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int)
     ap.add_argument("--truth-only", action="store_true", help="only the layout step on the true tiles")
     args = ap.parse_args(argv)
-    if not (args.folder / "hands.json").exists():
-        print(f"error: {args.folder} has no hands.json", file=sys.stderr)
+    if not (args.folder / "hands.json").exists() and not (args.folder / "hands.jsonl").exists():
+        print(f"error: {args.folder} has no hands.json or hands.jsonl", file=sys.stderr)
         return 2
     scenes = load_scenes(args.folder)[: args.limit]
     report = evaluate_scenes(scenes, truth_only=args.truth_only)
