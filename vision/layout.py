@@ -390,17 +390,22 @@ def _frame_tiles(tiles: Sequence[TileRead], g: _Geometry) -> list[_Tile]:
     """Tiles in the row frame. Sideways: the face angle differs by 90 degrees from the
     majority; only when no face angle says so (a recognizer without angles) the box shape
     decides, for rows near the image axes. A face-down tile has no face angle."""
+    # A tile is turned when its face angle (rounded to a quarter turn by the recognizer) is
+    # clearly across the row direction measured from the geometry: within 25 degrees of
+    # perpendicular. On a photo turned about 45 degrees no rounded angle is that clear, so no
+    # tile counts as sideways there (the gaps still separate the sets).
+    row_deg = math.degrees(math.atan2(-g.u[1], g.u[0]))
+
     def turned(t: TileRead) -> bool:
-        return t.kind != "X" and (_quarter(t.angle) - g.dominant_angle) % 180 == 90
+        if t.kind == "X":
+            return False                                   # a face-down tile has no face angle
+        d = abs(_quarter(t.angle) - row_deg) % 180.0
+        return 65.0 <= d <= 115.0
     faces = [t for t in tiles if t.kind != "X"]
     n_turned = sum(1 for t in faces if turned(t))
-    # angles say something when a few tiles are turned against a clear majority, and when the
-    # rows run near an image axis: on a photo turned about 45 degrees a face angle rounded to
-    # a quarter turn hardly tells upright from sideways, so there only a few turned tiles count
-    row_deg = math.degrees(math.atan2(-g.u[1], g.u[0])) % 90.0
-    off_axis = min(row_deg, 90.0 - row_deg)
-    angles_informative = 0 < n_turned <= len(faces) / (3 if off_axis < 25.0 else 6)
-    if not angles_informative:
+    # a recognizer whose angles scatter (more than a third turned) is ignored, not followed
+    if n_turned > len(faces) / 3:
+        n_turned = 0
         turned = lambda t: False                                          # noqa: E731
     out = []
     for i, t in enumerate(tiles):
@@ -471,7 +476,7 @@ def _gap_threshold(gaps: Sequence[float], default: float) -> float:
     vals = sorted(x for x in gaps if x < 1.5)
     best: tuple[float, float] | None = None
     for k, (lo, hi) in enumerate(zip(vals, vals[1:])):
-        if hi < 0.3 or lo > default:
+        if hi < 0.35 or lo > default:
             continue
         below = vals[:k + 1]
         spread = (max(below) - min(below)) if len(below) > 1 else 0.0
@@ -492,6 +497,32 @@ def _split_blocks(row: list[_Tile], gaps: list[float], row_index: int, threshold
                                  gap, gaps[start:k]))
             start = k + 1
     return blocks
+
+
+def _cut_claimed_set(block: _Block) -> list[_Block]:
+    """A sideways tile marks a claimed set even when the set lies closer to the concealed
+    tiles than a full gap: cut the set (3 or 4 tiles at either end of the block, holding the
+    sideways tile, forming a set) off at the widest possible cut, if that shows some space."""
+    n = len(block.tiles)
+    if not block.has_sideways or n <= 4 or _partition_sets(block) is not None:
+        return [block]
+    best = None
+    for size in (3, 4):
+        for start, end in ((0, size), (n - size, n)):
+            chunk = block.tiles[start:end]
+            if any(t.sideways for t in chunk) and set_type([t.read.kind for t in chunk]) in ("pung", "kong", "chow"):
+                cut = end if start == 0 else start               # tiles before ``cut`` | from ``cut``
+                gap = block.inner[cut - 1]
+                if gap < 0.2:            # no visible space at all: a turned face angle alone is too weak
+                    continue
+                if best is None or gap > best[0]:
+                    best = (gap, cut)
+    if best is None:
+        return [block]
+    gap, cut = best
+    left = _Block(block.tiles[:cut], block.row, block.gap_before, gap, block.inner[:cut - 1])
+    right = _Block(block.tiles[cut:], block.row, gap, block.gap_after, block.inner[cut:])
+    return [left, right]
 
 
 def _partition_sets(block: _Block) -> tuple[list[tuple[int, int]], float] | None:
@@ -578,7 +609,7 @@ def _candidates(tiles: Sequence[TileRead], *, gap_ratio: float, keep: int) -> li
                          if not is_bonus(b.tiles[k].read.kind) and not is_bonus(b.tiles[k + 1].read.kind)]
                 if len(inner) != len(kept) - 1:
                     inner = (inner + [0.0] * len(kept))[:len(kept) - 1]
-                blocks.append(_Block(kept, b.row, b.gap_before, b.gap_after, inner))
+                blocks.extend(_cut_claimed_set(_Block(kept, b.row, b.gap_before, b.gap_after, inner)))
 
     parts = [_partition_sets(b) for b in blocks]
     # face-down tiles in blocks that split into sets: declared kongs (a face-down tile in any
