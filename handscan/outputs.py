@@ -60,7 +60,8 @@ def annotate(photo: str | Path, layout: Layout, out: str | Path, threshold: floa
         colour = _tile_colour(t.confidence, threshold)
         draw.rectangle(t.box, outline=colour, width=line)
         text = f"{n + 1} {t.kind} {t.confidence:.2f}"
-        tx, ty = t.box[0], t.box[1] - 16 * scale
+        # neighbours' labels alternate above and below their boxes so they do not overlap
+        tx, ty = t.box[0], (t.box[1] - 16 * scale) if n % 2 == 0 else (t.box[3] + 2)
         bbox = draw.textbbox((tx, ty), text, font=font)
         draw.rectangle(bbox, fill=(255, 255, 255))
         draw.text((tx, ty), text, fill=colour, font=font)

@@ -709,7 +709,8 @@ def _build_layout(ordered, pos, blocks, concealed, parts, bonus_tiles, conf, not
                                 0.3, tuple(idx)))
             continue
         if c:
-            why = (f"{'the largest ' if single_row else ''}block of {len(b.tiles)} tiles in the "
+            n = len(b.tiles)
+            why = (f"{'the largest ' if single_row else ''}block of {n} tile{'s' if n != 1 else ''} in the "
                    f"{'row' if single_row else 'concealed row'}")
             groups.append(Group([t.read for t in b.tiles], CONCEALED, why, conf, tuple(idx)))
             continue
