@@ -156,3 +156,15 @@ def test_json_manifest_and_manifest_errors(tmp_path):
         ResultSink(tmp_path / "out.xlsx")
     r = CliRunner().invoke(__import__("cli").app, ["batch", str(tmp_path / "nope.csv"), "--out", str(tmp_path / "o.csv")])
     assert r.exit_code == 2 and "no such folder or manifest" in r.output and "Traceback" not in r.output
+
+
+def test_manifest_hand_column_replaces_the_photo_grouping(tmp_path):
+    # the photo shows 13 tiles (one missed by the camera); the table wrote the hand down
+    _photo(tmp_path, "a.jpg", [["EEE"], ["RRR234m88s45s"]])
+    (tmp_path / "m.csv").write_text("photo,seat,wind,win_type,ruleset,hand\n"
+                                    "a.jpg,E,S,self_drawn,nts-app,[EEE] RRR 234m 88s 45s +6s\n")
+    out = tmp_path / "r.csv"
+    run_batch(load_jobs(tmp_path / "m.csv", make_context()), ResultSink(out), recognizer=RECOGNIZER)
+    row = _rows(out)["a.jpg"]
+    assert (row["final"], row["valid"], row["winning_tile"]) == ("136", "true", "6s")
+    assert "13 tiles" in row["warnings"]                # what the photo showed is still reported
