@@ -50,6 +50,8 @@ def read_photo(path: str | Path, recognize: Recognizer | None = None) -> PhotoRe
     ``error`` set (never an exception), so one bad photo never stops a run."""
     path = str(path)
     try:
+        if Path(path).is_dir():
+            raise FileNotFoundError(f"{path} is a folder, not a photo (mjscore batch reads a folder)")
         if not Path(path).is_file():
             raise FileNotFoundError(f"no such photo: {path}")
         read = (recognize or load_recognizer())(path)
