@@ -146,7 +146,7 @@ def _random_hand(rng: random.Random):
     return exposed, concealed, bonus
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10_000), rotate=st.floats(-180, 180), two_rows=st.booleans())
 def test_random_tables_group_exactly(seed, rotate, two_rows):
     rng = random.Random(seed)
@@ -155,6 +155,8 @@ def test_random_tables_group_exactly(seed, rotate, two_rows):
     conc = "".join(concealed)
     if two_rows:
         rows = [exp_groups + bonus, [conc]] if (exp_groups or bonus) else [[conc]]
+        if rng.random() < 0.5:
+            rows.reverse()                          # sets in front of the rack, or behind it
     else:
         rows = [[conc] + exp_groups + bonus]
     tiles = place(rows, rotate=rotate, gap=rng.uniform(0.7, 1.2))
