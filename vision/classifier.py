@@ -37,11 +37,23 @@ def classify_crops(crops: np.ndarray, batch: int = 64) -> list[KindRead]:
     return out
 
 
-def classify_boxes(rgb: np.ndarray, boxes) -> list[KindRead]:
+def classify_boxes(rgb: np.ndarray, boxes, turns: int | None = None) -> list[KindRead]:
+    """Classify each box's crop. With ``turns`` = 2 or 4 the crop is also classified turned by
+    180 (and 90, 270) degrees and the kind probabilities averaged (test-time augmentation);
+    the orientation read of each turned copy is turned back before averaging."""
     if not len(boxes):
         return []
+    turns = turns or models.settings().get("cls_turns", 1)
     crops = np.stack([square_crop(rgb, b, CROP_SIZE, CONTEXT) for b in boxes])
-    return classify_crops(crops)
+    ks = {1: [0], 2: [0, 2], 4: [0, 1, 2, 3]}[turns]
+    reads = [classify_crops(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2)))) for k in ks]
+    out = []
+    for i in range(len(boxes)):
+        probs = np.mean([r[i].probs for r in reads], axis=0)
+        # a copy turned k quarter turns CCW shows the face at (angle + k): roll back by k
+        orient = np.mean([np.roll(r[i].orient, -k) for r, k in zip(reads, ks)], axis=0)
+        out.append(KindRead(probs, orient))
+    return out
 
 
 def angle_for(read: KindRead, box) -> int:

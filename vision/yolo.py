@@ -10,8 +10,11 @@ IMAGE_EXTS = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 
 
 def read_names(folder: Path) -> list[str]:
-    """Class names from ``data.yaml`` (inline ``[a, b]`` list, ``- a`` lines or ``0: a`` lines)."""
+    """Class names from ``data.yaml`` (inline ``[a, b]`` list, ``- a`` lines or ``0: a`` lines),
+    in the folder or, for a split folder such as ``valid/``, in its parent."""
     path = Path(folder) / "data.yaml"
+    if not path.exists() and (Path(folder).parent / "data.yaml").exists():
+        path = Path(folder).parent / "data.yaml"      # a split folder (valid/) of a dataset
     if not path.exists():
         raise FileNotFoundError(f"{path} not found: a YOLO folder needs data.yaml with class names")
     lines = path.read_text().splitlines()

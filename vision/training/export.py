@@ -32,8 +32,8 @@ def main() -> None:
     ap.add_argument("--cls", type=Path, default=Path("runs/cls/best.pt"))
     ap.add_argument("--det", type=Path, default=Path("runs/det/last.pt"))
     ap.add_argument("--out", type=Path, default=MODELS)
-    ap.add_argument("--det-size", type=int, default=448)
-    ap.add_argument("--det-threshold", type=float, default=0.35)
+    ap.add_argument("--det-size", type=int, default=320)
+    ap.add_argument("--det-threshold", type=float, default=0.45)
     ap.add_argument("--nms-containment", type=float, default=0.6)
     args = ap.parse_args()
     torch = setup_torch(2)
@@ -59,7 +59,7 @@ def main() -> None:
         print("detector", sha256(args.out / "tile_detector.onnx"))
     cfg_path = args.out / "recognizer.json"
     cfg = json.loads(cfg_path.read_text()) if cfg_path.exists() else {}
-    cfg.update({"det_size": args.det_size, "det_threshold": args.det_threshold, "nms_iou": 0.6, "nms_containment": args.nms_containment,
+    cfg.update({"det_size": args.det_size, "det_threshold": args.det_threshold, "nms_iou": 0.6, "nms_containment": args.nms_containment, "cls_turns": 4,
                 "crop_size": CROP_SIZE, "crop_context": CONTEXT, "kinds": KINDS})
     cfg_path.write_text(json.dumps(cfg, indent=1) + "\n")
 
