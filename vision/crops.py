@@ -32,10 +32,24 @@ def square_crop(image: np.ndarray, box, size: int = CROP_SIZE, context: float = 
     shrink = 1.0 / m[0, 0]
     src = image
     if shrink > 2.5:   # area-average big tiles first so thin strokes don't alias away
+        # only the crop's own region of the image is shrunk (not the whole photo per tile)
+        h, w = image.shape[:2]
+        x0, y0 = -m[0, 2] * shrink, -m[1, 2] * shrink          # crop's top-left in the image
+        side = size * shrink
+        ix0, iy0 = max(int(x0) - 2, 0), max(int(y0) - 2, 0)
+        ix1, iy1 = min(int(x0 + side) + 3, w), min(int(y0 + side) + 3, h)
+        if ix1 - ix0 < 2 or iy1 - iy0 < 2:
+            return np.full((size, size, 3), 128, np.uint8)
         f = 1.0 / (shrink / 1.5)
-        src = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        roi = image[iy0:iy1, ix0:ix1]
+        src = cv2.resize(roi, (max(1, round(roi.shape[1] * f)), max(1, round(roi.shape[0] * f))),
+                         interpolation=cv2.INTER_AREA)
+        fx, fy = src.shape[1] / roi.shape[1], src.shape[0] / roi.shape[0]
         m = m.copy()
-        m[:, :2] /= f
+        # image -> roi (shift) -> shrunk roi (scale): crop = M [x; 1] with x = (u / fx + ix0)
+        m[:, 2] += m[:, 0] * ix0 + m[:, 1] * iy0
+        m[:, 0] /= fx
+        m[:, 1] /= fy
     return cv2.warpAffine(src, m, (size, size), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_CONSTANT, borderValue=(128, 128, 128))
 
