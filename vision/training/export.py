@@ -33,7 +33,7 @@ def main() -> None:
     ap.add_argument("--det", type=Path, default=Path("runs/det/last.pt"))
     ap.add_argument("--out", type=Path, default=MODELS)
     ap.add_argument("--det-size", type=int, default=320)
-    ap.add_argument("--det-threshold", type=float, default=0.45)
+    ap.add_argument("--det-threshold", type=float, default=0.5)
     ap.add_argument("--nms-containment", type=float, default=0.6)
     args = ap.parse_args()
     torch = setup_torch(2)
