@@ -31,7 +31,7 @@ def test_eval_command_reports_figures_as_json():
     assert report["photos"] == 4
     assert report["tiles"] == sum(len(p.read_text().splitlines()) for p in (SAMPLES / "labels").glob("*.txt"))
     for key in ("detection_recall", "detection_precision", "classification_accuracy", "tile_f1"):
-        assert 0.5 <= report[key] <= 1.0, (key, report[key])   # measured 0.60 .. 0.84
+        assert 0.5 <= report[key] <= 1.0, (key, report[key])   # measured 0.61 .. 0.85
     assert report["seconds_per_photo_median"] > 0
     assert set(report["per_kind_accuracy"]) >= {"f1", "E", "R"}
 

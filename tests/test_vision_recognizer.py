@@ -22,8 +22,8 @@ from vision.kinds import KINDS, token_for_dataset_name
 from vision.yolo import image_label_pairs, read_boxes, read_names
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "chinese-v4"
-TILE_F1_FLOOR = 0.50        # measured 0.60 with the shipped models, all four photos together
-DETECTION_RECALL_FLOOR = 0.60  # measured 0.68
+TILE_F1_FLOOR = 0.50        # measured 0.65 with the shipped models, all four photos together
+DETECTION_RECALL_FLOOR = 0.60  # measured 0.72
 
 
 def _truth(label_file: Path, width: float, height: float):
