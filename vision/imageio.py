@@ -27,11 +27,29 @@ class LoadedImage:
     scale: float                # rgb pixels per full-resolution pixel (<= 1)
 
 
+def decode_upright_rgb(img, work_long_side: int = WORK_LONG_SIDE):
+    """Decode an opened PIL image as EXIF-upright RGB; a big JPEG is decoded downscaled from
+    the DCT (``Image.draft``). Returns ``(rgb PIL image, upright full width, upright full height)``.
+    Shared by file loading here and by the web upload decoder, which add their own guards."""
+    from PIL import ImageOps
+
+    w0, h0 = img.size
+    if img.format == "JPEG" and max(w0, h0) > work_long_side:
+        r = work_long_side / max(w0, h0)
+        img.draft("RGB", (int(w0 * r), int(h0 * r)))
+    orientation = img.getexif().get(0x0112, 1)
+    img = ImageOps.exif_transpose(img)
+    img.load()
+    rgb = img.convert("RGB")
+    upright_w, upright_h = (h0, w0) if orientation in (5, 6, 7, 8) else (w0, h0)
+    return rgb, upright_w, upright_h
+
+
 def load_image(path: str | Path, work_long_side: int = WORK_LONG_SIDE) -> LoadedImage:
     """Read ``path`` as an EXIF-upright RGB array; raise ImageError naming the problem."""
     import warnings
 
-    from PIL import Image, ImageOps, UnidentifiedImageError
+    from PIL import Image, UnidentifiedImageError
 
     path = Path(path)
     if not path.exists():
@@ -48,13 +66,7 @@ def load_image(path: str | Path, work_long_side: int = WORK_LONG_SIDE) -> Loaded
                                  f"{MAX_PIXELS // 1_000_000} MP this reader accepts)")
             if w0 < 8 or h0 < 8:
                 raise ImageError(f"{path}: image is only {w0}x{h0} pixels")
-            if img.format == "JPEG" and max(w0, h0) > work_long_side:
-                r = work_long_side / max(w0, h0)
-                img.draft("RGB", (int(w0 * r), int(h0 * r)))
-            orientation = img.getexif().get(0x0112, 1)
-            img = ImageOps.exif_transpose(img)
-            img.load()
-            rgb = img.convert("RGB")
+            rgb, upright_w, upright_h = decode_upright_rgb(img, work_long_side)
     except ImageError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
@@ -63,7 +75,6 @@ def load_image(path: str | Path, work_long_side: int = WORK_LONG_SIDE) -> Loaded
         raise ImageError(f"{path}: not an image file (or a format this reader does not know)") from None
     except (OSError, SyntaxError, ValueError) as exc:
         raise ImageError(f"{path}: image is damaged or truncated ({exc})") from None
-    upright_w, upright_h = (h0, w0) if orientation in (5, 6, 7, 8) else (w0, h0)
     arr = np.asarray(rgb)
     scale = arr.shape[1] / upright_w
     return LoadedImage(arr, upright_w, upright_h, scale)

@@ -69,7 +69,9 @@ def sniff_format(data: bytes) -> str | None:
 def decode_photo(data: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES, max_pixels: int = MAX_PIXELS,
                  work_long_side: int = WORK_LONG_SIDE) -> Photo:
     """Check and decode uploaded bytes; raise :class:`PhotoError` naming the problem."""
-    from PIL import Image, ImageOps, UnidentifiedImageError
+    from PIL import Image, UnidentifiedImageError
+
+    from vision.imageio import decode_upright_rgb
 
     if not data:
         raise PhotoError(400, "the upload is empty: choose or take a photo")
@@ -87,13 +89,7 @@ def decode_photo(data: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES, max_pixels: 
                 _check_size(w0, h0, max_pixels)
                 probe.verify()
             img = Image.open(io.BytesIO(data), formats=[fmt])
-            if fmt == "JPEG" and max(w0, h0) > work_long_side:
-                r = work_long_side / max(w0, h0)
-                img.draft("RGB", (int(w0 * r + 1), int(h0 * r + 1)))
-            orientation = img.getexif().get(0x0112, 1)
-            img = ImageOps.exif_transpose(img)
-            img.load()
-            rgb = img.convert("RGB")
+            rgb, upright_w, upright_h = decode_upright_rgb(img, work_long_side)
     except PhotoError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
@@ -102,7 +98,6 @@ def decode_photo(data: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES, max_pixels: 
         raise PhotoError(400, f"the upload starts like a {fmt} image but cannot be read as one") from None
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
         raise PhotoError(400, f"the {fmt} image is damaged or truncated ({exc})") from None
-    upright_w, upright_h = (h0, w0) if orientation in (5, 6, 7, 8) else (w0, h0)
     arr = np.asarray(rgb)
     if max(arr.shape[:2]) > work_long_side * 2:            # PNG/WebP or a small-draft JPEG
         r = work_long_side / max(arr.shape[:2])
