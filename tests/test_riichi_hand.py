@@ -151,14 +151,19 @@ def test_value_feeds_the_settlement():
     ("[123m] 456p 789s 11s 23p +4p", {"riichi": True}, "riichi needs a closed hand"),
     ("123m 456p 789s 11s 23p +4p", {"special": ["ippatsu"]}, "ippatsu needs riichi"),
     ("123m 456p 789s 11s 23p +4p", {"special": ["renhou"]}, "special: unknown renhou"),
-    ("123m 406p 789s 11s 23p +4p", {}, "red fives"),
-    ("123m 456P 789s 11s 23p +4p", {}, "cannot read"),
+    ("123m 406p 789s 11s 23p +4p", {}, "red fives are not used (EMA); write 5 instead of 0 (token '0' at position 7)"),
+    ("123m 456P 789s 11s 23p +4p", {}, "suit letters are lowercase: write 456p (token '456P' at position 6)"),
+    ("123m 456p 789s 11s [23p +4p", {}, "group opened with '[' is not closed before '+' (token '[' at position 20)"),
     ("123m 456p 789s 11s 23p +4p / f1", {}, "no flowers"),
     ("[124m] 456p 789s 11s 23p +4p", {}, "not a chi, pon or kan"),
     ("X 23m 456p 789s 11s 23p +4p", {}, "face-down"),
     ("123m 456p 789s 11s 23p +4p", {"seat_wind": "Z"}, "seat_wind"),
     ("123m 456p 789s 11s 23p +4p", {"dora": ["1m2m"]}, "dora: expected one tile"),
-    ("123m 456p 789s 11s 23p 8z +4p", {}, "honours are 1z-7z"),
+    ("123m 456p 789s 11s 23p 8z +4p", {}, "honours are 1z-7z (E S W N, white, green, red) (token '8z' at position 24)"),
+    ("123m 456p 789s 11s 23p +4p 5z", {}, "the winning tile is written last (only / bonus tiles may follow) "
+                                          "(token '5z' at position 28)"),
+    ("[X555p] 456p 789s 11s 23p +4p", {}, "face-down"),
+    ("{XXXX} 456p 789s 11s 23p +4p", {}, "is not a closed kan"),
 ])
 def test_bad_hands_are_refused_with_a_reason(hand, kwargs, words):
     with pytest.raises(RiichiInputError) as error:

@@ -160,10 +160,26 @@ def test_split_hand_into_the_json_form():
     assert split_hand("RRR147m258p369sWh") == {"melds": [], "concealed": "RRR147m258p369sWh"}
 
 
-@pytest.mark.parametrize("text", ["", "[EEE 123m", "123m +4m 55p", "123m / x", "1m/f1/j2"])
-def test_split_hand_refuses_what_it_cannot_split(text):
-    with pytest.raises(NotationError):
+def test_split_hand_reads_fixed_groups_aliases_and_loose_flowers_as_the_engine_does():
+    assert split_hand("(555p) CCC f2 11s +2s") == {
+        "melds": ["(555p)"], "concealed": "RRR11s", "winning_tile": "2s", "bonus": ["f2"]}
+
+
+@pytest.mark.parametrize("text, words, position", [
+    ("", "the hand is empty", 1),
+    ("[EEE 123m", "group opened with '[' is never closed", 1),
+    ("123m +4m 55p", "the winning tile is written last", 10),
+    ("123m / x", "honours are uppercase", 8),
+    ("1m/f1/j2", "only one / before the bonus tiles", 6),
+    ("123M", "suit letters are lowercase", 1),
+])
+def test_split_hand_refusals_name_the_problem_and_where(text, words, position):
+    """The engine's parser speaks: what is wrong, the token and its 1-based position."""
+    with pytest.raises(NotationError) as error:
         split_hand(text)
+    assert words in str(error.value)
+    assert f"at position {position})" in str(error.value)
+    assert error.value.position == position - 1
 
 
 # -- riichi hands from tiles (reference library, EMA options) --------------------------
@@ -199,7 +215,8 @@ def test_riichi_hand_without_yaku_is_refused():
     with pytest.raises(SessionError, match="no flowers"):
         hand_value("123m456p789s11m23s +4s / f1", seat_wind="S", round_wind="E", tsumo=False,
                    riichi=False)
-    with pytest.raises(SessionError, match="cannot read"):
+    with pytest.raises(SessionError, match=r"digits must be followed by a suit letter m, p or s "
+                                           r"\(token '23' at position 16\)"):
         hand_value("123m456p789s11m23x +4s", seat_wind="S", round_wind="E", tsumo=False,
                    riichi=False)
 

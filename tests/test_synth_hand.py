@@ -7,7 +7,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from datasets.synth.hand_scene import NotationError, main as hand_main, parse_notation, render_hand
+from datasets.synth.hand_scene import LayoutError, NotationError, main as hand_main, parse_notation, render_hand
 
 EXAMPLE = "[EEE] {X77pX} RRR 234m 88s 45s +6s / f1 j3"
 
@@ -30,13 +30,30 @@ def test_notation_aliases_and_honour_runs():
     assert layout.concealed[:3] == ["Wh", "Wh", "Wh"] and len(layout.concealed) == 16
 
 
-@pytest.mark.parametrize("bad, word", [("55P", "P"), ("[X55p]", "face-down"), ("{XXXX}", "face up"),
-                                       ("123", "suit"), ("RRR +6s +7s", "winning"), ("", "empty"),
-                                       ("RRR / 5p", "flowers")])
-def test_bad_notation_is_named(bad, word):
+@pytest.mark.parametrize("bad, words, position", [
+    ("55P", "suit letters are lowercase: write 55p", 1),
+    ("123", "digits must be followed by a suit letter", 1),
+    ("RRR +6s +7s", "only one +winning tile", 9),
+    ("RRR / 5p", "only flowers (f1..f4) and seasons (j1..j4) go after /", 7),
+    ("[EEE RRR", "group opened with '[' is never closed", 1)])
+def test_unreadable_notation_gets_the_engines_message_and_position(bad, words, position):
     with pytest.raises(NotationError) as exc:
         parse_notation(bad)
+    assert words in str(exc.value) and f"at position {position})" in str(exc.value)
+
+
+@pytest.mark.parametrize("bad, word", [("[X55p]", "face-down"), ("{XXXX}", "face up"), ("RR X +R", "face-down"),
+                                       ("", "empty"), ("/ f1", "empty"), ("[f1f2f3]", "aside")])
+def test_notation_that_cannot_lie_on_the_table_is_named(bad, word):
+    with pytest.raises(LayoutError) as exc:
+        parse_notation(bad)
     assert word in str(exc.value)
+
+
+def test_layout_follows_the_engines_reading_of_fixed_groups_and_loose_flowers():
+    layout = parse_notation("RR (555p) f2 123m +R")
+    assert layout.concealed == ["5p", "5p", "5p", "R", "R", "1m", "2m", "3m", "R"]
+    assert layout.bonus == ["f2"] and layout.melds == []
 
 
 @pytest.mark.parametrize("seed, rows, rotation, standing, sideways", [
@@ -76,7 +93,8 @@ def test_hand_cli_writes_a_jpeg_and_rejects_bad_notation(tmp_path, capsys):
                       "--art", "committed", "--seed", "3"]) == 0
     assert out.read_bytes()[:2] == b"\xff\xd8"
     assert hand_main(["--notation", "55P", "--out", str(out)]) == 2
-    assert "bad hand notation" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "bad hand notation: suit letters are lowercase" in err and "at position 1" in err
 
 
 def test_bundled_samples_match_their_notation():

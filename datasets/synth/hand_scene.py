@@ -5,7 +5,8 @@ A ``HandLayout`` is what the camera sees: the concealed row (winning tile at its
 exposed sets and declared concealed kongs set apart in front of it (two rows) or beside it
 (one row), an exposed set may have one tile turned sideways, a concealed kong shows its outer
 or middle tiles face down (``X``), and the flowers/seasons lie aside.  ``parse_notation``
-builds a layout from the spec §1 notation (``[EEE] {X77pX} RRR 234m 88s 45s +6s / f1 j3``).
+builds a layout from the spec §1 notation (``[EEE] {X77pX} RRR 234m 88s 45s +6s / f1 j3``)
+as parsed by the scoring engine, so a photo and its score read the same notation alike.
 
     python -m datasets.synth.hand_scene --notation "[EEE] RRR 234m 88s 45s +6s" --out x.jpg
 """
@@ -15,22 +16,24 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from scoring.model import CONCEALED_KONG, EXPOSED, FIXED, Group
+from scoring.notation import NotationError, format_group, parse_hand
+from scoring.tiles import BACK, BONUS
 from vision.kinds import KINDS
 
 from .geometry import Placement, TileDims
 
-HONOUR_ALIASES = {"C": "R", "F": "G", "P": "Wh"}
 
 
-class NotationError(ValueError):
-    """The hand notation cannot be read; the message says where."""
+class LayoutError(ValueError):
+    """Notation the engine reads but that cannot lie on a table as one hand; names the group.
+    (Unreadable notation is the engine's :class:`NotationError`, with token and position.)"""
 
 
 @dataclass
@@ -61,105 +64,52 @@ class HandLayout:
 
 # ----------------------------------------------------------------------------- notation
 
-def _tokens(text: str, where: str) -> list[str]:
-    """Split a run of tiles (``234m``, ``RRR``, ``WhWh``, ``X77pX``, ``f1``) into tokens."""
-    out: list[str] = []
-    digits = ""
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch.isspace():
-            i += 1
-            continue
-        if ch.isdigit():
-            digits += ch
-            i += 1
-            continue
-        if ch in "mps":
-            if not digits:
-                raise NotationError(f"suit letter {ch!r} without digits in {where!r}")
-            out += [f"{d}{ch}" for d in digits]
-            if "0" in digits:
-                raise NotationError(f"tile number 0 in {where!r}")
-            digits = ""
-            i += 1
-            continue
-        if digits:
-            raise NotationError(f"digits {digits!r} without a suit letter (m, p, s) in {where!r}")
-        if ch in "fj" and i + 1 < len(text) and text[i + 1] in "1234":
-            out.append(text[i:i + 2])
-            i += 2
-        elif text.startswith("Wh", i):
-            out.append("Wh")
-            i += 2
-        elif ch in "ESWNRGX":
-            out.append(ch)
-            i += 1
-        elif ch in HONOUR_ALIASES:
-            out.append(HONOUR_ALIASES[ch])
-            i += 1
-        else:
-            raise NotationError(f"unexpected {ch!r} in {where!r}")
-    if digits:
-        raise NotationError(f"digits {digits!r} without a suit letter (m, p, s) in {where!r}")
-    return out
+def _tiles_aside_group(group: Group) -> str | None:
+    """Why a parsed group cannot lie on the table as written (None: it can)."""
+    text = format_group(group)
+    if any(t in BONUS for t in group.tokens):
+        return f"flowers and seasons lie aside (after '/'), never in a group: {text}"
+    if group.kind == EXPOSED:
+        if BACK in group.tokens:
+            return f"face-down X only inside a concealed kong {{...}}, not in {text}"
+        if len(group.tokens) not in (3, 4):
+            return f"an exposed set has 3 or 4 tiles: {text}"
+    elif group.kind == CONCEALED_KONG:
+        if len(group.tokens) != 4 or not group.faces:
+            return f"a concealed kong has 4 tiles, at least one face up: {text}"
+    elif BACK in group.tokens:
+        return f"face-down X only inside a concealed kong {{...}}, not in {text}"
+    return None
 
 
 def parse_notation(text: str) -> HandLayout:
-    """Spec §1 notation -> layout (two rows, random rotation; change the fields to vary)."""
-    if not text or not text.strip():
-        raise NotationError("empty hand notation")
-    main, _, bonus_part = text.partition("/")
-    bonus = _tokens(bonus_part, bonus_part.strip()) if bonus_part.strip() else []
-    for b in bonus:
-        if b[0] not in "fj":
-            raise NotationError(f"only flowers (f1-f4) and seasons (j1-j4) may follow '/', got {b!r}")
+    """Spec §1 notation -> layout (two rows, random rotation; change the fields to vary).
+
+    The text is read by the scoring engine's parser (``scoring.notation.parse_hand``), which
+    raises its :class:`NotationError` naming the token and its position; the layout is built
+    from the parsed :class:`~scoring.model.Hand`, and what cannot lie on a table (a face-down
+    tile outside a concealed kong, a kong without a face, no tiles at all) is a
+    :class:`LayoutError`. The engine's reading decides the details (DECISION): group tiles
+    lie in its canonical order (``{X77pX}``: outer tiles face down), fixed groups ``(..)``
+    open the concealed row before the loose tiles, and flowers written among the loose tiles
+    lie aside with the other bonus tiles."""
+    hand = parse_hand(text if isinstance(text, str) else str(text))
     melds: list[Meld] = []
-    concealed: list[str] = []
-    winning: str | None = None
-    pos = 0
-    pattern = re.compile(r"\s*(\[[^\]]*\]|\{[^}]*\}|\([^)]*\)|\+\s*[^\s\[\]{}()+]+|[^\s\[\]{}()+]+)")
-    while pos < len(main):
-        m = pattern.match(main, pos)
-        if not m or m.end() == pos:
-            if main[pos:].strip():
-                raise NotationError(f"cannot read {main[pos:].strip()!r}")
-            break
-        part = m.group(1)
-        pos = m.end()
-        if part.startswith("["):
-            tiles = _tokens(part[1:-1], part)
-            if "X" in tiles:
-                raise NotationError(f"face-down X only inside a concealed kong {{...}}, not in {part!r}")
-            if len(tiles) not in (3, 4):
-                raise NotationError(f"an exposed set has 3 or 4 tiles: {part!r}")
-            melds.append(Meld(tiles))
-        elif part.startswith("{"):
-            tiles = _tokens(part[1:-1], part)
-            if len(tiles) != 4 or all(t == "X" for t in tiles):
-                raise NotationError(f"a concealed kong has 4 tiles, at least one face up: {part!r}")
-            melds.append(Meld(tiles, concealed=True))
-        elif part.startswith("("):
-            concealed += _tokens(part[1:-1], part)
-        elif part.startswith("+"):
-            if winning is not None:
-                raise NotationError("more than one winning tile '+'")
-            tiles = _tokens(part[1:], part)
-            if len(tiles) != 1:
-                raise NotationError(f"the winning tile is one tile: {part!r}")
-            winning = tiles[0]
+    fixed: list[str] = []
+    for group in hand.groups:
+        problem = _tiles_aside_group(group)
+        if problem:
+            raise LayoutError(problem)
+        if group.kind == FIXED:
+            fixed += group.tokens
         else:
-            concealed += _tokens(part, part)
-    for t in concealed + ([winning] if winning else []):
-        if t == "X":
-            raise NotationError("face-down X only inside a concealed kong {...}")
-        if t[0] in "fj":
-            raise NotationError(f"bonus tile {t} belongs after '/'")
-    if winning:
-        concealed.append(winning)
+            melds.append(Meld(list(group.tokens), concealed=group.kind == CONCEALED_KONG))
+    if BACK in hand.concealed or hand.winning_tile == BACK:
+        raise LayoutError("face-down X only inside a concealed kong {...}")
+    concealed = fixed + list(hand.concealed) + ([hand.winning_tile] if hand.winning_tile else [])
     if not concealed and not melds:
-        raise NotationError("no tiles in the hand")
-    return HandLayout(concealed, melds, bonus, winning, notation=text.strip())
+        raise LayoutError("the hand is empty: no tiles before the '/' bonus tiles")
+    return HandLayout(concealed, melds, list(hand.bonus), hand.winning_tile, notation=text.strip())
 
 
 # ----------------------------------------------------------------------------- random hands
@@ -352,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         layout = parse_notation(args.notation)
-    except NotationError as exc:
+    except (NotationError, LayoutError) as exc:
         print(f"error: bad hand notation: {exc}", file=sys.stderr)
         return 2
     layout.rows, layout.rotation, layout.standing = args.rows, args.rotation, args.standing
@@ -384,5 +334,5 @@ if __name__ == "__main__":
     raise SystemExit(main())
 
 
-__all__ = ["HandLayout", "Meld", "NotationError", "parse_notation", "render_hand", "layout_placements",
+__all__ = ["HandLayout", "LayoutError", "Meld", "NotationError", "parse_notation", "render_hand", "layout_placements",
            "random_layout", "asdict"]

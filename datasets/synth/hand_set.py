@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .hand_scene import NotationError, parse_notation, render_hand
+from .hand_scene import LayoutError, NotationError, parse_notation, render_hand
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_CASES = REPO / "tests" / "data" / "cases.json"
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             try:
                 parse_notation(notation)
-            except NotationError as exc:
+            except (NotationError, LayoutError) as exc:
                 print(f"skip {case['id']}: {exc}", file=sys.stderr)
                 continue
             for v in range(args.variants):
