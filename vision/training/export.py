@@ -37,12 +37,12 @@ def main() -> None:
     ap.add_argument("--nms-containment", type=float, default=0.6)
     args = ap.parse_args()
     torch = setup_torch(2)
-    from vision.training.nets import CenterNet, TileClassifier
+    from vision.training.nets import build_classifier, build_detector
 
     args.out.mkdir(parents=True, exist_ok=True)
     if args.cls.exists():
         ck = torch.load(args.cls, weights_only=False)
-        m = TileClassifier(ck.get("width", 32))
+        m = build_classifier(ck.get("arch", "small"), ck.get("width", 32), pretrained=False)
         m.load_state_dict(ck["model"])
         _export(torch, m, torch.zeros(1, 3, CROP_SIZE, CROP_SIZE), args.out / "tile_classifier.onnx",
                 "crops", ["kind_logits", "orient_logits"], {"crops": {0: "n"}, "kind_logits": {0: "n"},
@@ -50,7 +50,7 @@ def main() -> None:
         print("classifier", sha256(args.out / "tile_classifier.onnx"))
     if args.det.exists():
         ck = torch.load(args.det, weights_only=False)
-        m = CenterNet()
+        m = build_detector(ck.get("arch", "centernet"), pretrained=False)
         m.load_state_dict(ck["model"])
         _export(torch, m, torch.zeros(1, 3, 384, 512), args.out / "tile_detector.onnx", "image",
                 ["heatmap", "size", "offset"],

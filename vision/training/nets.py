@@ -80,3 +80,74 @@ class CenterNet(nn.Module):
         p3 = self.m3(x3 + up(self.l4(p4)))
         p2 = self.m2(x2 + up(self.l3(p3)))
         return self.hm(p2), self.wh(p2), self.off(p2)
+
+
+class LiteCenterNet(nn.Module):
+    """CenterNet on an ImageNet-pretrained EfficientNet-Lite0 with a small FPN down to stride 4.
+
+    Same outputs as :class:`CenterNet` (heatmap logit, log size, offset at stride 4), so the
+    runtime decodes both alike. The pretrained features are what lets it find tiles of sets
+    and scenes that neither the real nor the synthetic training photos show."""
+
+    def __init__(self, width: int = 64, pretrained: bool = True):
+        super().__init__()
+        from vision.training.effnet import LiteBackbone
+
+        self.backbone = LiteBackbone()
+        if pretrained:
+            self.backbone.load_imagenet()
+        self.lat = nn.ModuleList(nn.Conv2d(c, width, 1) for c in LiteBackbone.CHANNELS)
+        self.smooth = nn.ModuleList(cbr(width, width) for _ in range(3))
+        self.head = cbr(width, width)
+        self.hm = nn.Conv2d(width, 1, 1)
+        self.wh = nn.Conv2d(width, 2, 1)
+        self.off = nn.Conv2d(width, 2, 1)
+        nn.init.constant_(self.hm.bias, -2.19)
+
+    def forward(self, x):
+        feats = self.backbone(x)
+        p = self.lat[3](feats[3])
+        for i in (2, 1, 0):   # top-down: stride 16, 8, 4
+            p = self.smooth[i](self.lat[i](feats[i]) + F.interpolate(p, scale_factor=2.0, mode="nearest"))
+        h = self.head(p)
+        return self.hm(h), self.wh(h), self.off(h)
+
+
+def build_detector(arch: str = "centernet", pretrained: bool = True) -> nn.Module:
+    """The detector network a checkpoint's ``arch`` names."""
+    if arch == "lite":
+        return LiteCenterNet(pretrained=pretrained)
+    return CenterNet()
+
+
+class LiteClassifier(nn.Module):
+    """48 px crop -> (kind logits [43], orientation logits [4]) on the ImageNet-pretrained
+    EfficientNet-Lite0 cut at stride 16 (3 x 3 features of a 48 px crop; the stride-32 stages
+    would triple the weights for a 2 x 2 map)."""
+
+    def __init__(self, pretrained: bool = True):
+        super().__init__()
+        from vision.training.effnet import LiteBackbone
+
+        self.backbone = LiteBackbone(stages=5)
+        if pretrained:
+            self.backbone.load_imagenet()
+        self.neck = nn.Sequential(nn.Conv2d(112 + 40, 256, 1, bias=False), nn.BatchNorm2d(256),
+                                  nn.ReLU(inplace=True))
+        self.drop = nn.Dropout(0.2)
+        self.kind = nn.Linear(256, len(KINDS))
+        self.orient = nn.Linear(256, 4)
+
+    def forward(self, x):
+        feats = self.backbone(x)
+        # stride 8 (6 x 6) and stride 16 (3 x 3) features, pooled: fine strokes and whole face
+        f = torch.cat([F.adaptive_avg_pool2d(feats[1], 1), F.adaptive_avg_pool2d(feats[2], 1)], 1)
+        f = self.drop(torch.flatten(self.neck(f), 1))
+        return self.kind(f), self.orient(f)
+
+
+def build_classifier(arch: str = "small", width: int = 32, pretrained: bool = True) -> nn.Module:
+    """The classifier network a checkpoint's ``arch`` names."""
+    if arch == "lite":
+        return LiteClassifier(pretrained=pretrained)
+    return TileClassifier(width)

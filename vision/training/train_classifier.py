@@ -171,9 +171,11 @@ def main() -> None:
     ap.add_argument("--width", type=int, default=32)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--no-synth", action="store_true")
+    ap.add_argument("--arch", choices=["small", "lite"], default="small",
+                    help="small: CNN from scratch; lite: ImageNet EfficientNet-Lite0 (generalises to unseen sets)")
     args = ap.parse_args()
     torch = setup_torch(args.threads)
-    from vision.training.nets import TileClassifier
+    from vision.training.nets import build_classifier
 
     args.out.mkdir(parents=True, exist_ok=True)
     (tx, ty, to, src), (vx, vy) = load_data(not args.no_synth)
@@ -190,7 +192,7 @@ def main() -> None:
         w[sel] = ws / ws.sum() * share[int(s_id)]
     w /= w.sum()
 
-    model = TileClassifier(args.width)
+    model = build_classifier(args.arch, args.width).to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     steps_per_epoch = args.epoch_size // args.batch
     total = steps_per_epoch * args.epochs
@@ -215,6 +217,7 @@ def main() -> None:
         for step in range(steps_per_epoch):
             idx = rng.choice(len(ty), args.batch, p=w)
             xb, ob = augment(torch, tx[idx], to[idx], rng)
+            xb = xb.contiguous(memory_format=torch.channels_last)
             yb = torch.from_numpy(ty[idx])
             kl, ol = model(xb)
             loss = crit(kl, yb)
@@ -230,9 +233,10 @@ def main() -> None:
         print(f"epoch {epoch} done loss {run_loss / steps_per_epoch:.3f} valid acc {acc:.4f} "
               f"{time.time() - t0:.0f}s", flush=True)
         save_ckpt(last, model=model.state_dict(), opt=opt.state_dict(), sched=sched.state_dict(),
-                  epoch=epoch, best=best, acc=acc, width=args.width, epochs=args.epochs)
+                  epoch=epoch, best=best, acc=acc, width=args.width, epochs=args.epochs, arch=args.arch)
         if acc >= best:
-            save_ckpt(args.out / "best.pt", model=model.state_dict(), epoch=epoch, acc=acc, width=args.width)
+            save_ckpt(args.out / "best.pt", model=model.state_dict(), epoch=epoch, acc=acc, width=args.width,
+                      arch=args.arch)
 
 
 if __name__ == "__main__":

@@ -145,6 +145,16 @@ def focal_loss(torch, logit, gt, weight):
     return -(pos_loss.sum() + neg_loss.sum()) / n
 
 
+def freeze_stem(model, blocks: int) -> list:
+    """Freeze the backbone stem and its first ``blocks`` blocks; the frozen modules."""
+    bb = model.backbone
+    frozen = [bb._conv_stem, bb._bn0, *bb._blocks[:blocks]]
+    for m in frozen:
+        for p in m.parameters():
+            p.requires_grad = False
+    return frozen
+
+
 def synth_sets():
     root = Path("data/synth")
     if not root.exists():
@@ -162,9 +172,14 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--no-synth", action="store_true")
+    ap.add_argument("--arch", choices=["centernet", "lite"], default="centernet",
+                    help="centernet: small net from scratch; lite: ImageNet EfficientNet-Lite0 + FPN")
+    ap.add_argument("--freeze", type=int, default=3,
+                    help="lite only: the stem and this many first backbone blocks stay frozen "
+                         "(the stride-2/4 ones cost most to train on a CPU and are generic)")
     args = ap.parse_args()
     torch = setup_torch(args.threads)
-    from vision.training.nets import CenterNet
+    from vision.training.nets import build_detector
 
     args.out.mkdir(parents=True, exist_ok=True)
     x, b = load_split(Path("data/clean/chinese-v4"), "train", "real_train")
@@ -184,10 +199,16 @@ def main() -> None:
     wts /= wts.sum()
     print(f"detector images: {len(pool)}", flush=True)
 
-    model = CenterNet()
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    model = build_detector(args.arch).to(memory_format=torch.channels_last)
+    frozen = freeze_stem(model, args.freeze) if args.arch == "lite" else []
+    backbone = [p for n, p in model.named_parameters() if p.requires_grad and n.startswith("backbone.")]
+    rest = [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith("backbone.")]
+    # pretrained features move at a third of the head's rate
+    groups = ([{"params": backbone, "lr": args.lr / 3}] if backbone else []) + [{"params": rest}]
+    max_lr = [g.get("lr", args.lr) for g in groups]
+    opt = torch.optim.AdamW(groups, lr=args.lr, weight_decay=1e-4)
     steps = args.epoch_size // args.batch
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps * args.epochs,
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps * args.epochs,
                                                 pct_start=0.1)
     start = 0
     last = args.out / "last.pt"
@@ -199,9 +220,12 @@ def main() -> None:
             sched.load_state_dict(ck["sched"])
         else:   # a new epoch budget: a fresh one-cycle over the epochs that are left
             sched = torch.optim.lr_scheduler.OneCycleLR(
-                opt, max_lr=args.lr, total_steps=steps * max(args.epochs - start, 1), pct_start=0.05)
+                opt, max_lr=max_lr, total_steps=steps * max(args.epochs - start, 1), pct_start=0.05)
         print(f"resumed at epoch {start}", flush=True)
     for epoch in range(start, args.epochs):
+        model.train()
+        for m in frozen:
+            m.eval()   # frozen layers keep their ImageNet batch-norm statistics
         rng = np.random.default_rng(500 + epoch)
         t0, tot = time.time(), np.zeros(3)
         for step in range(steps):
@@ -213,6 +237,7 @@ def main() -> None:
                 imgs.append(v); hms.append(hm); whs.append(wh); offs.append(off); masks.append(m)
                 wts_b.append(w)
             xb = torch.from_numpy(np.stack(imgs)).permute(0, 3, 1, 2).float() * (2 / 255) - 1
+            xb = xb.contiguous(memory_format=torch.channels_last)
             hm_t = torch.from_numpy(np.stack(hms)); wh_t = torch.from_numpy(np.stack(whs))
             off_t = torch.from_numpy(np.stack(offs)); m_t = torch.from_numpy(np.stack(masks))[:, None]
             w_t = torch.from_numpy(np.stack(wts_b))[:, None]
@@ -229,7 +254,7 @@ def main() -> None:
                 print(f"epoch {epoch} step {step}/{steps} hm {a[0]:.3f} wh {a[1]:.3f} off {a[2]:.3f} "
                       f"{time.time() - t0:.0f}s", flush=True)
         save_ckpt(last, model=model.state_dict(), opt=opt.state_dict(), sched=sched.state_dict(), epoch=epoch,
-                  epochs=args.epochs)
+                  epochs=args.epochs, arch=args.arch)
         print(f"epoch {epoch} done {tot / steps} {time.time() - t0:.0f}s", flush=True)
 
 
