@@ -146,3 +146,46 @@ def test_missing_file_and_directory(tmp_path):
 def test_recognize_image_rejects_bad_arrays(array):
     with pytest.raises(vision.ImageError):
         vision.recognize_image(array)
+
+
+def _detection_recall(truth_boxes, boxes) -> float:
+    s = score_photo([("1m", b) for b in truth_boxes], [("1m", 1.0, b) for b in boxes])
+    return s.matched / max(s.gt, 1)
+
+
+def test_photo_stretched_to_a_strip_is_read_in_a_squeezed_view():
+    """Some photos arrive stretched (an exporter squashed them to a square): squashed 6x in
+    height, the tiles are 6 times too wide, which the detector alone misses; the squeezed-view
+    search restores their shape and the boxes come back in the stretched photo's pixels."""
+    from vision.detector import detect_any_aspect
+
+    item = image_label_pairs(SAMPLES)[0]
+    rgb = np.asarray(Image.open(item.image).convert("RGB"))
+    h, w = rgb.shape[:2]
+    squashed = np.asarray(Image.fromarray(rgb).resize((w, h // 6), Image.BILINEAR))
+    truth = [(x1, y1 / 6, x2, y2 / 6) for _, (x1, y1, x2, y2) in _truth(item.labels, w, h)]
+
+    plain = detect_any_aspect(squashed, squeezes=[])
+    searched = detect_any_aspect(squashed, squeezes=[2, 4, 8])
+    assert (searched.fx, searched.fy) != (1.0, 1.0)
+    recall_plain = _detection_recall(truth, [d.box for d in plain.detections])
+    recall_searched = _detection_recall(truth, [searched.to_photo(d.box) for d in searched.detections])
+    assert recall_searched >= 0.6 and recall_searched > recall_plain + 0.3, (recall_plain, recall_searched)
+    tiles = vision.recognize_image(squashed)
+    assert _detection_recall(truth, [t.box for t in tiles]) == recall_searched
+
+
+def test_view_follows_the_shape_of_the_labelled_tiles(sample_reads):
+    """Photos whose labelled tiles are tile-shaped keep their own view; photo_3 came out of the
+    dataset exporter stretched (its tiles are 7 times taller than wide) and is squeezed back
+    along its height."""
+    from vision.detector import detect_any_aspect
+
+    for item, read in sample_reads:
+        boxes = np.array([b for _, b in _truth(item.labels, read.width, read.height)])
+        aspect = float(np.median((boxes[:, 2] - boxes[:, 0]) / (boxes[:, 3] - boxes[:, 1])))
+        view = detect_any_aspect(np.asarray(Image.open(item.image).convert("RGB")), squeezes=[2, 4, 8])
+        if 0.4 < aspect < 2.5:
+            assert (view.fx, view.fy) == (1.0, 1.0), item.image.name
+        else:
+            assert view.fx == 1.0 and view.fy < 1.0 and aspect < 0.4, (item.image.name, aspect)

@@ -84,3 +84,44 @@ def detect(rgb: np.ndarray, det_size: int | None = None, threshold: float | None
     boxes = np.clip(boxes, 0, [w, h, w, h])
     keep = nms(boxes, scores, cfg.get("nms_iou", 0.6), cfg.get("nms_containment", 0.7))
     return [Detection(tuple(float(v) for v in boxes[i]), float(scores[i])) for i in keep]
+
+
+@dataclass(frozen=True)
+class AspectView:
+    """The image the tiles were found in: the photo itself, or a copy squeezed along one axis
+    because the photo had been stretched (``fx``, ``fy`` = view pixels per photo pixel)."""
+    rgb: np.ndarray
+    fx: float
+    fy: float
+    detections: list[Detection]           # boxes in view pixels
+
+    def to_photo(self, box) -> tuple[float, float, float, float]:
+        x1, y1, x2, y2 = box
+        return (x1 / self.fx, y1 / self.fy, x2 / self.fx, y2 / self.fy)
+
+
+def _evidence(dets: list[Detection]) -> float:
+    return float(sum(d.score for d in dets))
+
+
+def detect_any_aspect(rgb: np.ndarray, squeezes=None) -> AspectView:
+    """Detect tiles, also in copies of the photo squeezed 2x, 4x, 8x (``aspect_squeezes`` in
+    recognizer.json) along either axis, and keep the view with the most tile evidence (sum of
+    detection scores). Why: some photos reach us stretched to a square (dataset exporters,
+    apps that resize without keeping the aspect); a tile stretched 8:1 is no tile shape the
+    detector or classifier knows, but squeezing the photo back restores it. On an unstretched
+    photo a squeezed copy only distorts the tiles and loses, so the photo itself is kept;
+    the squeezed copies are small, so the extra passes cost little."""
+    import cv2
+
+    squeezes = models.settings().get("aspect_squeezes", []) if squeezes is None else squeezes
+    h, w = rgb.shape[:2]
+    best = AspectView(rgb, 1.0, 1.0, detect(rgb))
+    for f in squeezes:
+        for fx, fy in ((1.0 / f, 1.0), (1.0, 1.0 / f)):
+            nw, nh = max(8, round(w * fx)), max(8, round(h * fy))
+            view = cv2.resize(rgb, (nw, nh), interpolation=cv2.INTER_AREA)
+            dets = detect(view)
+            if _evidence(dets) > _evidence(best.detections):
+                best = AspectView(view, nw / w, nh / h, dets)
+    return best

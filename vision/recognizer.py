@@ -13,19 +13,21 @@ from vision.types import PhotoRead, TileRead
 
 def _read_tiles(rgb: np.ndarray, timing: dict) -> list[TileRead]:
     from vision.classifier import angle_for, classify_boxes, ranked
-    from vision.detector import detect
+    from vision.detector import detect_any_aspect
 
     t0 = time.perf_counter()
-    dets = detect(rgb)
+    view = detect_any_aspect(rgb)
+    dets = view.detections
     t1 = time.perf_counter()
-    reads = classify_boxes(rgb, [d.box for d in dets])
+    # read the tiles where they were found: in a squeezed view a stretched tile is tile-shaped again
+    reads = classify_boxes(view.rgb, [d.box for d in dets])
     t2 = time.perf_counter()
     timing["detect"] = (t1 - t0) * 1000
     timing["classify"] = (t2 - t1) * 1000
     tiles = []
     for det, read in zip(dets, reads):
         (kind, p), alts = ranked(read)
-        tiles.append(TileRead(kind=kind, box=det.box, confidence=p * det.score,
+        tiles.append(TileRead(kind=kind, box=view.to_photo(det.box), confidence=p * det.score,
                               alternatives=tuple((k, q * det.score) for k, q in alts),
                               angle=angle_for(read, det.box)))
     # reading order: top to bottom, left to right (rows are grouped by vision.layout)

@@ -35,12 +35,21 @@ def main() -> None:
     ap.add_argument("--det-size", type=int, default=320)
     ap.add_argument("--det-threshold", type=float, default=0.5)
     ap.add_argument("--nms-containment", type=float, default=0.6)
+    ap.add_argument("--aspect-squeezes", default="2,4,8",
+                    help="squeezed views searched for stretched photos (comma list, '' for none)")
+    ap.add_argument("--only", choices=["det", "cls"], help="export just this model (the other ONNX file is left as is)")
     args = ap.parse_args()
+    wanted = {"det", "cls"} if args.only is None else {args.only}
+    for name in sorted(wanted):
+        ckpt = args.det if name == "det" else args.cls
+        if not ckpt.exists():
+            raise SystemExit(f"export: checkpoint {ckpt} for the {name} model is missing "
+                             f"(train it first, or pass --only {'cls' if name == 'det' else 'det'})")
     torch = setup_torch(2)
     from vision.training.nets import build_classifier, build_detector
 
     args.out.mkdir(parents=True, exist_ok=True)
-    if args.cls.exists():
+    if "cls" in wanted:
         ck = torch.load(args.cls, weights_only=False)
         m = build_classifier(ck.get("arch", "small"), ck.get("width", 32), pretrained=False)
         m.load_state_dict(ck["model"])
@@ -48,7 +57,7 @@ def main() -> None:
                 "crops", ["kind_logits", "orient_logits"], {"crops": {0: "n"}, "kind_logits": {0: "n"},
                                                               "orient_logits": {0: "n"}})
         print("classifier", sha256(args.out / "tile_classifier.onnx"))
-    if args.det.exists():
+    if "det" in wanted:
         ck = torch.load(args.det, weights_only=False)
         m = build_detector(ck.get("arch", "centernet"), pretrained=False)
         m.load_state_dict(ck["model"])
@@ -60,6 +69,7 @@ def main() -> None:
     cfg_path = args.out / "recognizer.json"
     cfg = json.loads(cfg_path.read_text()) if cfg_path.exists() else {}
     cfg.update({"det_size": args.det_size, "det_threshold": args.det_threshold, "nms_iou": 0.6, "nms_containment": args.nms_containment, "cls_turns": 4,
+                "aspect_squeezes": [int(v) for v in args.aspect_squeezes.split(",") if v.strip()],
                 "crop_size": CROP_SIZE, "crop_context": CONTEXT, "kinds": KINDS})
     cfg_path.write_text(json.dumps(cfg, indent=1) + "\n")
 
