@@ -189,3 +189,22 @@ def test_view_follows_the_shape_of_the_labelled_tiles(sample_reads):
             assert (view.fx, view.fy) == (1.0, 1.0), item.image.name
         else:
             assert view.fx == 1.0 and view.fy < 1.0 and aspect < 0.4, (item.image.name, aspect)
+
+
+def test_small_tiles_get_a_finer_second_pass():
+    """Two bundled photos pasted into a 2000 x 1500 table photo: the tiles shrink to ~20 px at
+    the detector's 320 px input and some are lost; the finer pass finds them again and its
+    boxes are in the photo's pixels."""
+    from vision.detector import detect, with_small_tiles
+
+    found_plain = found_fine = total = 0
+    for item in image_label_pairs(SAMPLES)[1::2]:            # photo_2 and photo_4
+        canvas = Image.new("RGB", (2000, 1500), (96, 120, 90))
+        canvas.paste(Image.open(item.image).convert("RGB"), (500, 300))
+        rgb = np.asarray(canvas)
+        truth = [(x1 + 500, y1 + 300, x2 + 500, y2 + 300) for _, (x1, y1, x2, y2) in _truth(item.labels, 640, 640)]
+        plain = detect(rgb)
+        total += len(truth)
+        found_plain += round(_detection_recall(truth, [d.box for d in plain]) * len(truth))
+        found_fine += round(_detection_recall(truth, [d.box for d in with_small_tiles(rgb, plain)]) * len(truth))
+    assert found_fine >= found_plain + 3 and found_fine >= 0.85 * total, (found_plain, found_fine, total)

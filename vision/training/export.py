@@ -37,6 +37,9 @@ def main() -> None:
     ap.add_argument("--nms-containment", type=float, default=0.6)
     ap.add_argument("--aspect-squeezes", default="2,4,8",
                     help="squeezed views searched for stretched photos (comma list, '' for none)")
+    ap.add_argument("--fine-det-size", type=int, default=544,
+                    help="second, finer detector input for photos of small tiles (0: none)")
+    ap.add_argument("--small-tile-px", type=float, default=26)
     ap.add_argument("--only", choices=["det", "cls"], help="export just this model (the other ONNX file is left as is)")
     args = ap.parse_args()
     wanted = {"det", "cls"} if args.only is None else {args.only}
@@ -70,6 +73,7 @@ def main() -> None:
     cfg = json.loads(cfg_path.read_text()) if cfg_path.exists() else {}
     cfg.update({"det_size": args.det_size, "det_threshold": args.det_threshold, "nms_iou": 0.6, "nms_containment": args.nms_containment, "cls_turns": 4,
                 "aspect_squeezes": [int(v) for v in args.aspect_squeezes.split(",") if v.strip()],
+                "fine_det_size": args.fine_det_size or None, "small_tile_px": args.small_tile_px,
                 "crop_size": CROP_SIZE, "crop_context": CONTEXT, "kinds": KINDS})
     cfg_path.write_text(json.dumps(cfg, indent=1) + "\n")
 
