@@ -215,3 +215,24 @@ def test_a_claimed_set_close_to_the_concealed_tiles_is_cut_off_at_its_sideways_t
     lay = group_tiles(place([["234m567p345s8p8pRRR^"]], rotate=90, offsets={11: 0.25}))
     assert lay.melds == ["[RRR]"] and "sideways" in lay.groups[0].reason
     assert lay.notation == "[RRR] 234m 56788p 345s"
+
+
+def test_stretched_photo_groups_like_the_unstretched_one():
+    """A photo squashed to a square by an exporter (here every box 7 times taller): the layout
+    undoes the stretch before measuring gaps and rows, and hands back the photo's own boxes."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    from handscan.scene_eval import load_scenes
+    from vision.layout import group_tiles, unstretch_factors
+
+    for scene in load_scenes(Path(__file__).resolve().parents[1] / "samples" / "synthetic"):
+        plain = group_tiles(scene.tiles)
+        stretched = [replace(t, box=(t.box[0], t.box[1] * 7, t.box[2], t.box[3] * 7)) for t in scene.tiles]
+        sx, sy = unstretch_factors(stretched)
+        if max(t.box[3] - t.box[1] for t in scene.tiles) < 2.2 * min(t.box[2] - t.box[0] for t in scene.tiles):
+            assert sx == 1.0 and sy < 0.35, scene.photo.name
+        lay = group_tiles(stretched)
+        assert lay.notation == plain.notation, scene.photo.name
+        assert {t.box for t in lay.tiles} <= {t.box for t in stretched}
+        assert unstretch_factors(scene.tiles) == (1.0, 1.0), scene.photo.name

@@ -584,10 +584,41 @@ def _drop_duplicates(tiles: list[TileRead]) -> tuple[list[TileRead], list[str]]:
     return [tiles[i] for i in sorted(kept)], notes
 
 
+def unstretch_factors(tiles: Sequence[TileRead], limit: float = 2.2) -> tuple[float, float]:
+    """(sx, sy) that make the tiles tile-shaped again when the photo was stretched along one
+    axis (an exporter squashed it to a square): no tile face or body is more than about twice
+    as long as wide, so a median box that is (``limit`` times or more) longer along x or y
+    says the photo is stretched there; scaling that axis down to a 4:3 median undoes it.
+    (1, 1) for ordinary photos."""
+    if len(tiles) < 2:
+        return 1.0, 1.0
+    ratios = sorted((t.box[2] - t.box[0]) / max(t.box[3] - t.box[1], 1e-6) for t in tiles)
+    r = ratios[len(ratios) // 2]
+    if r >= limit:
+        return (4 / 3) / r, 1.0
+    if r <= 1 / limit:
+        return 1.0, r / 0.75
+    return 1.0, 1.0
+
+
 def _candidates(tiles: Sequence[TileRead], *, gap_ratio: float, keep: int) -> list[Layout]:
     tiles, dup_notes = _drop_duplicates(list(tiles))
     if not tiles:
         return [Layout([], [], [], "", ["no tiles found in the photo"], [], 0, 0.0)]
+    sx, sy = unstretch_factors(tiles)
+    if (sx, sy) != (1.0, 1.0):
+        # group in the unstretched geometry; the layout hands back the photo's own tiles
+        scaled = [replace(t, box=(t.box[0] * sx, t.box[1] * sy, t.box[2] * sx, t.box[3] * sy)) for t in tiles]
+        original = {id(c): t for c, t in zip(scaled, tiles)}
+        out = _candidates_in_frame(scaled, dup_notes, gap_ratio=gap_ratio, keep=keep)
+        for lay in out:
+            lay.tiles = [original.get(id(t), t) for t in lay.tiles]
+        return out
+    return _candidates_in_frame(tiles, dup_notes, gap_ratio=gap_ratio, keep=keep)
+
+
+def _candidates_in_frame(tiles: list[TileRead], dup_notes: list[str], *, gap_ratio: float,
+                         keep: int) -> list[Layout]:
     geo = _estimate_geometry(tiles)
     ftiles = _frame_tiles(tiles, geo)
     rows = _split_rows(ftiles, geo)

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from vision.kinds import KINDS
+from .scene import LAYOUTS
 
 
 def image_seed(seed: int, index: int) -> int:
@@ -33,14 +34,15 @@ def yolo_lines(labels, width: int, height: int) -> list[str]:
     return lines
 
 
-def _render_one(args: tuple[int, int, int, str, Path, int]) -> dict:
+def _render_one(args: tuple) -> dict:
     import cv2
 
     from .scene import random_scene
 
-    index, seed, size, art, out, quality = args
+    index, seed, size, art, out, quality, layouts = args
     s = image_seed(seed, index)
-    result = random_scene(s, size, art)
+    layout = layouts[index % len(layouts)] if layouts else None
+    result = random_scene(s, size, art, layout)
     name = f"{index:06d}"
     h, w = result.image.shape[:2]
     cv2.imwrite(str(out / "images" / f"{name}.jpg"), result.image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, quality])
@@ -59,12 +61,13 @@ def write_data_yaml(out: Path) -> None:
 
 
 def generate(out: Path, count: int, seed: int, size: int, workers: int = 1, art: str = "all",
-             start: int = 0, quality: int = 92, progress: bool = True) -> float:
+             start: int = 0, quality: int = 92, progress: bool = True,
+             layouts: tuple[str, ...] = ()) -> float:
     """Render images ``start .. start+count-1`` into ``out``; returns images per second."""
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
     write_data_yaml(out)
-    jobs = [(i, seed, size, art, out, quality) for i in range(start, start + count)]
+    jobs = [(i, seed, size, art, out, quality, tuple(layouts)) for i in range(start, start + count)]
     t0 = time.perf_counter()
     mode = "a" if start > 0 else "w"
     with open(out / "scenes.jsonl", mode) as meta_file:
@@ -97,11 +100,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--art", choices=["all", "committed"], default="all",
                     help="'all' also uses data/art-cache (install_art.sh); 'committed' only repo art")
     ap.add_argument("--start", type=int, default=0, help="first image index (to extend a dataset)")
+    ap.add_argument("--layouts", default="",
+                    help=f"comma list of layouts, taken in turn (default: the usual mix); one of {', '.join(LAYOUTS)}")
     args = ap.parse_args(argv)
+    layouts = tuple(v.strip() for v in args.layouts.split(",") if v.strip())
+    unknown = [v for v in layouts if v not in LAYOUTS]
+    if unknown:
+        ap.error(f"--layouts: unknown layout {unknown[0]!r} (known: {', '.join(LAYOUTS)})")
     if args.count < 1 or args.size < 64 or args.workers < 1 or args.start < 0:
         ap.error("--count and --workers must be >= 1, --size >= 64, --start >= 0")
     try:
-        rate = generate(args.out, args.count, args.seed, args.size, args.workers, args.art, args.start)
+        rate = generate(args.out, args.count, args.seed, args.size, args.workers, args.art, args.start,
+                        layouts=layouts)
     except OSError as exc:
         print(f"error: cannot write the dataset to {args.out}: {exc.strerror or exc}", file=sys.stderr)
         return 2

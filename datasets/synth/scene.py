@@ -21,7 +21,7 @@ from .style import TileStyle, make_style
 
 HONOURS = {"E", "S", "W", "N", "R", "G", "Wh"}
 BONUS = {"f1", "f2", "f3", "f4", "j1", "j2", "j3", "j4"}
-LAYOUTS = ["rows", "rack", "scatter", "hand", "grid"]
+LAYOUTS = ["rows", "rack", "scatter", "hand", "grid", "standing"]
 
 
 @dataclass
@@ -180,6 +180,32 @@ def layout_scatter(rng, dims) -> list[Placement]:
     return out
 
 
+def layout_standing(rng, dims) -> list[Placement]:
+    """Standing tiles without a rack, faces towards the camera: 1-4 short rows (1-9 touching
+    tiles) or single tiles, each row turned a little, at different depths. Why: players show
+    a hand (and datasets photograph tiles) standing on the table, seen from low in front;
+    the rack layout alone teaches only one long row against a ledge."""
+    out: list[Placement] = []
+    n_groups = int(rng.integers(1, 5))
+    for g in range(n_groups):
+        n = int(rng.choice([1, 1, 2, 3, 4, 5, 6, 7, 8, 9]))
+        yaw = float(rng.normal(0, 15))
+        c, s_ = math.cos(math.radians(yaw)), math.sin(math.radians(yaw))
+        x0 = rng.uniform(-4, 4) * dims.width
+        y0 = g * (dims.thickness + rng.uniform(0.3, 2.5)) * (1 if rng.random() < 0.5 else -1) + rng.uniform(-0.5, 0.5)
+        for i in range(n):
+            d = i * (dims.width + rng.uniform(0.0, 0.05))
+            k = _kind(rng)
+            out.append(Placement(k, x0 + d * c, y0 + d * s_, "stand", (180.0 if k == "X" else yaw) +
+                                 float(rng.normal(0, 2)), g))
+    # drop tiles that would stand inside one another (rows at random places can cross)
+    kept: list[Placement] = []
+    for p in out:
+        if all(math.hypot(p.x - q.x, p.y - q.y) > dims.width * 1.02 for q in kept):
+            kept.append(p)
+    return kept
+
+
 def layout_hand(rng, dims) -> list[Placement]:
     from .hand_scene import layout_placements, random_layout
 
@@ -195,10 +221,12 @@ def _hand_available() -> bool:
 
 
 def random_placements(rng, dims, kind: str | None = None) -> tuple[list[Placement], str]:
-    weights = [0.3, 0.17, 0.2, 0.18, 0.15] if _hand_available() else [0.4, 0.2, 0.25, 0.0, 0.15]
+    # "standing" came after batches v5-v7 were made: kept out of the default mix so their seeds
+    # still reproduce them; batches ask for it by name (generate --layouts)
+    weights = [0.3, 0.17, 0.2, 0.18, 0.15, 0.0] if _hand_available() else [0.4, 0.2, 0.25, 0.0, 0.15, 0.0]
     kind = kind or LAYOUTS[int(rng.choice(len(LAYOUTS), p=weights))]
     fn = {"rows": layout_rows, "rack": layout_rack, "scatter": layout_scatter, "hand": layout_hand,
-          "grid": layout_grid}[kind]
+          "grid": layout_grid, "standing": layout_standing}[kind]
     return add_clutter(rng, fn(rng, dims), dims), kind
 
 
@@ -221,8 +249,12 @@ def random_camera(rng, placements: list[Placement], dims, rotation: float | None
         elevation = float(rng.uniform(20, 65))
         if rotation is None:
             azimuth = float(rng.normal(0, 20)) if rng.random() < 0.9 else float(rng.normal(180, 20))
+    if layout == "standing":   # from low in front, as a player photographs tiles on the table
+        elevation = float(rng.uniform(5, 45))
+        if rotation is None:
+            azimuth = float(rng.normal(0, 15))
     roll = float(rng.normal(0, 4))
-    if layout == "rack" and rng.random() < 0.3:
+    if layout in ("rack", "standing") and rng.random() < 0.3:
         roll = float(rng.uniform(-180, 180))  # the photo itself turned
     distance = extent * float(rng.uniform(0.9, 4.0))
     return Camera(target, elevation, azimuth, distance, roll)
@@ -276,15 +308,15 @@ def render_scene(placements: list[Placement], rng: np.random.Generator, size: in
     return SceneResult(image, labels, meta)
 
 
-def random_scene(seed: int, size: int = 640, art: str = "all") -> SceneResult:
+def random_scene(seed: int, size: int = 640, art: str = "all", layout: str | None = None) -> SceneResult:
     """One training image, fully determined by ``seed`` (and the art present)."""
     rng = np.random.default_rng(seed)
     style = make_style(rng, face_sets_for(art))
-    placements, kind = random_placements(rng, style.dims)
+    placements, kind = random_placements(rng, style.dims, layout)
     if len(placements) > 80:
         placements = placements[:80]
     tiles = [p for p in placements if not p.is_prop]
-    if kind != "rack" and rng.random() < 0.06:
+    if kind not in ("rack", "standing") and rng.random() < 0.06:
         # a screenshot of a digital game: straight from above, no perspective, crisp, plain
         xs, ys = np.array([p.x for p in tiles]), np.array([p.y for p in tiles])
         extent = max(float(np.ptp(xs)), float(np.ptp(ys))) + style.dims.height

@@ -177,15 +177,21 @@ def main() -> None:
     ap.add_argument("--freeze", type=int, default=3,
                     help="lite only: the stem and this many first backbone blocks stay frozen "
                          "(the stride-2/4 ones cost most to train on a CPU and are generic)")
+    ap.add_argument("--boost", action="append", default=[], metavar="FOLDER=FACTOR",
+                    help="draw a synthetic batch (folder name under data/synth) FACTOR times as often, "
+                         "e.g. --boost train_v8=4 when fine-tuning on a new kind of scene")
     args = ap.parse_args()
+    boost = {k: float(v) for k, v in (b.split("=", 1) for b in args.boost)}
     torch = setup_torch(args.threads)
     from vision.training.nets import build_detector
 
     args.out.mkdir(parents=True, exist_ok=True)
     x, b = load_split(Path("data/clean/chinese-v4"), "train", "real_train")
     sets = [(x, b)]
+    set_boost = [1.0]
     if not args.no_synth:
         for folder in synth_sets():
+            set_boost.append(boost.get(folder.name, 1.0))
             key = "synth_" + "_".join(folder.relative_to("data/synth").parts) + f"_{len(list((folder / 'images').iterdir()))}"
             sets.append(load_split(folder.parent, folder.name, key, 1500))
             print(f"synth {folder}: {len(sets[-1][1])} images", flush=True)
@@ -196,6 +202,7 @@ def main() -> None:
     n_syn = len(pool) - n_real
     if n_syn:
         wts[wts == 0] = n_real / n_syn * 0.8
+    wts *= np.array([set_boost[i] for i, _ in pool])
     wts /= wts.sum()
     print(f"detector images: {len(pool)}", flush=True)
 
