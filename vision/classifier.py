@@ -28,7 +28,7 @@ def _softmax(z: np.ndarray) -> np.ndarray:
 
 
 def classify_crops(crops: np.ndarray, batch: int = 64) -> list[KindRead]:
-    """Kind and orientation probabilities for N x 48 x 48 x 3 uint8 crops."""
+    """Kind and orientation probabilities for N x S x S x 3 uint8 crops (S = ``crop_size``)."""
     sess = models.session(models.CLASSIFIER)
     out = []
     for i in range(0, len(crops), batch):
@@ -44,7 +44,9 @@ def classify_boxes(rgb: np.ndarray, boxes, turns: int | None = None) -> list[Kin
     if not len(boxes):
         return []
     turns = turns or models.settings().get("cls_turns", 1)
-    crops = np.stack([square_crop(rgb, b, CROP_SIZE, CONTEXT) for b in boxes])
+    cfg = models.settings()
+    size, context = cfg.get("crop_size", CROP_SIZE), cfg.get("crop_context", CONTEXT)
+    crops = np.stack([square_crop(rgb, b, size, context) for b in boxes])
     ks = {1: [0], 2: [0, 2], 4: [0, 1, 2, 3]}[turns]
     reads = [classify_crops(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2)))) for k in ks]
     out = []

@@ -56,7 +56,8 @@ def main() -> None:
         ck = torch.load(args.cls, weights_only=False)
         m = build_classifier(ck.get("arch", "small"), ck.get("width", 32), pretrained=False)
         m.load_state_dict(ck["model"])
-        _export(torch, m, torch.zeros(1, 3, CROP_SIZE, CROP_SIZE), args.out / "tile_classifier.onnx",
+        crop = ck.get("crop_size", CROP_SIZE)
+        _export(torch, m, torch.zeros(1, 3, crop, crop), args.out / "tile_classifier.onnx",
                 "crops", ["kind_logits", "orient_logits"], {"crops": {0: "n"}, "kind_logits": {0: "n"},
                                                               "orient_logits": {0: "n"}})
         print("classifier", sha256(args.out / "tile_classifier.onnx"))
@@ -71,10 +72,13 @@ def main() -> None:
         print("detector", sha256(args.out / "tile_detector.onnx"))
     cfg_path = args.out / "recognizer.json"
     cfg = json.loads(cfg_path.read_text()) if cfg_path.exists() else {}
+    if "cls" in wanted:
+        cfg["crop_size"] = crop                    # the classifier's input side
+    cfg.setdefault("crop_size", CROP_SIZE)
     cfg.update({"det_size": args.det_size, "det_threshold": args.det_threshold, "nms_iou": 0.6, "nms_containment": args.nms_containment, "cls_turns": 4,
                 "aspect_squeezes": [int(v) for v in args.aspect_squeezes.split(",") if v.strip()],
                 "fine_det_size": args.fine_det_size or None, "small_tile_px": args.small_tile_px,
-                "crop_size": CROP_SIZE, "crop_context": CONTEXT, "kinds": KINDS})
+                "crop_context": CONTEXT, "kinds": KINDS})
     cfg_path.write_text(json.dumps(cfg, indent=1) + "\n")
 
 

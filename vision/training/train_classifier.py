@@ -27,6 +27,16 @@ STORE_CONTEXT = CONTEXT * STORE / CROP_SIZE
 CACHE = Path("data/cache")
 
 
+def configure(crop_size: int) -> str:
+    """Set the net's input side (``--crop-size``) and the cached crop side that goes with it;
+    returns the cache-name suffix (none for the original 48 px, so its caches stay valid)."""
+    global CROP_SIZE, STORE, STORE_CONTEXT
+    CROP_SIZE = crop_size
+    STORE = round(crop_size * 62 / 48)
+    STORE_CONTEXT = CONTEXT * STORE / CROP_SIZE
+    return "" if crop_size == 48 else f"_s{STORE}"
+
+
 def crops_from_yolo(folder: Path, split: str, max_images: int | None = None):
     """Crops (N x STORE x STORE x 3) and token indices of every box with a known kind."""
     names = yolo_names(folder / split if (folder / split / "data.yaml").exists() else folder)
@@ -68,7 +78,7 @@ def synth_folders() -> list[Path]:
     return sorted(p.parent for p in root.rglob("data.yaml") if (p.parent / "images").exists())
 
 
-def load_data(with_synth: bool = True):
+def load_data(with_synth: bool = True, suffix: str = ""):
     from vision.training.art import render_crops
 
     import hashlib
@@ -77,14 +87,14 @@ def load_data(with_synth: bool = True):
     # cache keys follow the cleaned labels, so a new cleaning pass rebuilds the crops
     digest = {split: hashlib.md5(b"".join(p.read_bytes() for p in sorted((clean / split / "labels").glob("*.txt"))))
               .hexdigest()[:8] for split in ("train", "valid")}
-    rx, ry = cached(f"cls_real_train_{digest['train']}", lambda: crops_from_yolo(clean, "train")[:2])
-    vx, vy = cached(f"cls_real_valid_{digest['valid']}", lambda: crops_from_yolo(clean, "valid")[:2])
-    ax, ay = cached("cls_art_v2", lambda: render_crops(120, STORE, seed=2))
+    rx, ry = cached(f"cls_real_train_{digest['train']}{suffix}", lambda: crops_from_yolo(clean, "train")[:2])
+    vx, vy = cached(f"cls_real_valid_{digest['valid']}{suffix}", lambda: crops_from_yolo(clean, "valid")[:2])
+    ax, ay = cached("cls_art_v2" + suffix, lambda: render_crops(120, STORE, seed=2))
     parts_x, parts_y, parts_o = [rx, ax], [ry, ay], [np.full(len(ry), -1), np.zeros(len(ay), np.int64)]
     parts_src = [np.zeros(len(ry), np.int64), np.ones(len(ay), np.int64)]
     if with_synth:
         for folder in synth_folders():
-            key = "cls_synth_" + "_".join(folder.relative_to("data/synth").parts) + f"_{len(list((folder / 'images').iterdir()))}"
+            key = "cls_synth_" + "_".join(folder.relative_to("data/synth").parts) + f"_{len(list((folder / 'images').iterdir()))}{suffix}"
             sx, sy = cached(key, lambda f=folder: crops_from_yolo(f.parent, f.name, 1500)[:2])
             print(f"synth {folder}: {len(sy)} crops", flush=True)
             parts_x.append(sx); parts_y.append(sy); parts_o.append(np.full(len(sy), -1))
@@ -173,12 +183,15 @@ def main() -> None:
     ap.add_argument("--no-synth", action="store_true")
     ap.add_argument("--arch", choices=["small", "lite"], default="small",
                     help="small: CNN from scratch; lite: ImageNet EfficientNet-Lite0 (generalises to unseen sets)")
+    ap.add_argument("--crop-size", type=int, default=CROP_SIZE,
+                    help="input side in px (the runtime reads it from recognizer.json); 48 or 64")
     args = ap.parse_args()
+    suffix = configure(args.crop_size)
     torch = setup_torch(args.threads)
     from vision.training.nets import build_classifier
 
     args.out.mkdir(parents=True, exist_ok=True)
-    (tx, ty, to, src), (vx, vy) = load_data(not args.no_synth)
+    (tx, ty, to, src), (vx, vy) = load_data(not args.no_synth, suffix)
     print(f"train crops {len(ty)} valid crops {len(vy)} per kind {np.bincount(ty, minlength=len(KINDS)).tolist()}",
           flush=True)
     # per source (real photos 50 %, art 10 %, synthetic scenes 40 %), within it rarer kinds
@@ -233,10 +246,11 @@ def main() -> None:
         print(f"epoch {epoch} done loss {run_loss / steps_per_epoch:.3f} valid acc {acc:.4f} "
               f"{time.time() - t0:.0f}s", flush=True)
         save_ckpt(last, model=model.state_dict(), opt=opt.state_dict(), sched=sched.state_dict(),
-                  epoch=epoch, best=best, acc=acc, width=args.width, epochs=args.epochs, arch=args.arch)
+                  epoch=epoch, best=best, acc=acc, width=args.width, epochs=args.epochs, arch=args.arch,
+                  crop_size=CROP_SIZE)
         if acc >= best:
             save_ckpt(args.out / "best.pt", model=model.state_dict(), epoch=epoch, acc=acc, width=args.width,
-                      arch=args.arch)
+                      arch=args.arch, crop_size=CROP_SIZE)
 
 
 if __name__ == "__main__":
