@@ -71,7 +71,7 @@ def test_true_tiles_score_like_the_hand_typed_in(name):
 def test_photo_to_hand_end_to_end(name):
     """The whole pipeline on the JPEG with the shipped recognizer: the exact hand and its
     score, or, where the recognizer misreads, a result that says so (doubtful tiles, layout
-    notes or no valid hand): never a wrong hand presented as certain. (Recognizer v1 reads
+    notes or no valid hand): never a wrong hand presented as certain. (The session-3 recognizer reads
     none of the bundled scenes exactly yet; the accuracy figures come from
     ``python -m handscan.scene_eval``.)"""
     scene = BY_NAME[name]

@@ -22,8 +22,8 @@ from vision.kinds import KINDS, token_for_dataset_name
 from vision.yolo import image_label_pairs, read_boxes, read_names
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "chinese-v4"
-TILE_F1_FLOOR = 0.50        # measured 0.65 with the shipped models, all four photos together
-DETECTION_RECALL_FLOOR = 0.60  # measured 0.72
+TILE_F1_FLOOR = 0.85        # measured 0.935 with the session-3 models, all four photos together
+DETECTION_RECALL_FLOOR = 0.90  # measured 0.965
 
 
 def _truth(label_file: Path, width: float, height: float):
@@ -176,19 +176,19 @@ def test_photo_stretched_to_a_strip_is_read_in_a_squeezed_view():
 
 
 def test_view_follows_the_shape_of_the_labelled_tiles(sample_reads):
-    """Photos whose labelled tiles are tile-shaped keep their own view; photo_3 came out of the
-    dataset exporter stretched (its tiles are 7 times taller than wide) and is squeezed back
-    along its height."""
+    """The view the tiles are read in shows them tile-shaped: photo_3 came out of the dataset
+    exporter stretched (its tiles are 7 times taller than wide) and is squeezed back along its
+    height; the others (tile-shaped, give or take the exporter's milder stretch) stay tile-shaped."""
     from vision.detector import detect_any_aspect
 
     for item, read in sample_reads:
         boxes = np.array([b for _, b in _truth(item.labels, read.width, read.height)])
         aspect = float(np.median((boxes[:, 2] - boxes[:, 0]) / (boxes[:, 3] - boxes[:, 1])))
         view = detect_any_aspect(np.asarray(Image.open(item.image).convert("RGB")), squeezes=[2, 4, 8])
-        if 0.4 < aspect < 2.5:
-            assert (view.fx, view.fy) == (1.0, 1.0), item.image.name
-        else:
-            assert view.fx == 1.0 and view.fy < 1.0 and aspect < 0.4, (item.image.name, aspect)
+        in_view = aspect * view.fx / view.fy
+        assert 0.4 < in_view < 2.5, (item.image.name, aspect, view.fx, view.fy)
+        if aspect < 0.4:
+            assert view.fy <= 0.25 and view.fx == 1.0, item.image.name
 
 
 def test_small_tiles_get_a_finer_second_pass():
