@@ -79,3 +79,13 @@ def test_load_image_small_png_is_untouched(tmp_path):
     Image.new("RGB", (320, 200), (1, 2, 3)).save(path)
     img = load_image(path)
     assert img.scale == 1.0 and img.rgb.shape == (200, 320, 3) and tuple(img.rgb[0, 0]) == (1, 2, 3)
+
+
+def test_median_aspect_is_orientation_free_and_flags_stretched_boxes():
+    from vision.training.eval_by_aspect import median_aspect
+
+    tiles = np.array([[0, 0, 30, 40], [0, 0, 40, 30], [0, 0, 30, 40]], float)   # 3:4 upright and sideways
+    assert abs(median_aspect(tiles) - 4 / 3) < 1e-9
+    squashed = tiles * [1, 1 / 6, 1, 1 / 6]                                      # photo squashed 6x in height
+    assert median_aspect(squashed) > 2.2
+    assert median_aspect(np.zeros((0, 4))) == 1.0
