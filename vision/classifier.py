@@ -43,8 +43,8 @@ def classify_boxes(rgb: np.ndarray, boxes, turns: int | None = None) -> list[Kin
     the orientation read of each turned copy is turned back before averaging."""
     if not len(boxes):
         return []
-    turns = turns or models.settings().get("cls_turns", 1)
     cfg = models.settings()
+    turns = turns or cfg.get("cls_turns", 1)
     size, context = cfg.get("crop_size", CROP_SIZE), cfg.get("crop_context", CONTEXT)
     crops = np.stack([square_crop(rgb, b, size, context) for b in boxes])
     ks = {1: [0], 2: [0, 2], 4: [0, 1, 2, 3]}[turns]

@@ -117,8 +117,18 @@ class Report:
         }
 
 
-def evaluate_folder(folder: Path, limit: int | None = None, progress=None) -> Report:
-    """Run the recognizer on every image of a YOLO folder and score it."""
+@dataclass
+class PhotoResult:
+    """One photo of a labelled folder, read and scored (``score`` is None when unreadable)."""
+    image: Path
+    gt: list                    # (kind or None, box) of the labels
+    score: PhotoScore | None
+    seconds: float = 0.0
+    error: str | None = None
+
+
+def score_folder(folder: Path, limit: int | None = None, progress=None):
+    """Read and score every image of a YOLO folder, one :class:`PhotoResult` at a time."""
     from vision.errors import ImageError
     from vision.recognizer import recognize_file
 
@@ -129,25 +139,45 @@ def evaluate_folder(folder: Path, limit: int | None = None, progress=None) -> Re
     pairs = image_label_pairs(folder)[:limit]
     if not pairs:
         raise FileNotFoundError(f"{folder}: no images found in images/ or */images/")
-    total = Report(0, 0, 0, 0, 0, [], [], [], [])
     for n, item in enumerate(pairs, 1):
         t0 = time.perf_counter()
         try:
             read = recognize_file(item.image)
         except ImageError as exc:
-            total.failed.append(str(exc))
-            continue
-        total.seconds.append(time.perf_counter() - t0)
-        gt = []
-        if item.labels is not None:
-            gt = [(tokens[c] if c < len(tokens) else None, b)
-                  for c, b in read_boxes(item.labels, read.width, read.height)]
-        s = score_photo(gt, [(t.kind, t.confidence, t.box) for t in read.tiles])
-        total.photos += 1
-        total.gt += s.gt; total.pred += s.pred; total.matched += s.matched; total.correct += s.correct
-        total.pairs += s.pairs; total.missed += s.missed
+            yield PhotoResult(item.image, [], None, error=str(exc))
+        else:
+            seconds = time.perf_counter() - t0
+            gt = []
+            if item.labels is not None:
+                gt = [(tokens[c] if c < len(tokens) else None, b)
+                      for c, b in read_boxes(item.labels, read.width, read.height)]
+            yield PhotoResult(item.image, gt, score_photo(gt, [(t.kind, t.confidence, t.box) for t in read.tiles]),
+                              seconds)
         if progress:
             progress(n, len(pairs))
+
+
+def empty_report() -> Report:
+    return Report(0, 0, 0, 0, 0, [], [], [], [])
+
+
+def add_photo(total: Report, photo: PhotoResult) -> None:
+    """Fold one photo's result into a report."""
+    if photo.score is None:
+        total.failed.append(photo.error or str(photo.image))
+        return
+    s = photo.score
+    total.seconds.append(photo.seconds)
+    total.photos += 1
+    total.gt += s.gt; total.pred += s.pred; total.matched += s.matched; total.correct += s.correct
+    total.pairs += s.pairs; total.missed += s.missed
+
+
+def evaluate_folder(folder: Path, limit: int | None = None, progress=None) -> Report:
+    """Run the recognizer on every image of a YOLO folder and score it."""
+    total = empty_report()
+    for photo in score_folder(folder, limit, progress):
+        add_photo(total, photo)
     return total
 
 

@@ -14,10 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.evaluate import score_photo
-from vision.kinds import token_for_dataset_name
-from vision.recognizer import recognize_file
-from vision.yolo import image_label_pairs, read_boxes, read_names
+from vision.evaluate import add_photo, empty_report, score_folder
 
 
 def median_aspect(boxes: np.ndarray) -> float:
@@ -33,19 +30,15 @@ def main() -> None:
     ap.add_argument("folder", type=Path)
     ap.add_argument("--limit", type=float, default=2.2)
     args = ap.parse_args()
-    names = read_names(args.folder)
-    tokens = [None if n == "?" else token_for_dataset_name(n) for n in names]
-    groups = {"stretched": np.zeros(5, int), "ordinary": np.zeros(5, int)}   # photos gt pred matched correct
-    for item in image_label_pairs(args.folder):
-        read = recognize_file(item.image)
-        gt = [(tokens[c] if c < len(tokens) else None, b)
-              for c, b in read_boxes(item.labels, read.width, read.height)] if item.labels else []
-        s = score_photo(gt, [(t.kind, t.confidence, t.box) for t in read.tiles])
-        key = "stretched" if median_aspect(np.array([b for _, b in gt]).reshape(-1, 4)) > args.limit else "ordinary"
-        groups[key] += [1, s.gt, s.pred, s.matched, s.correct]
-    for key, (photos, g, p, m, c) in groups.items():
-        print(f"{key}: {photos} photos, {g} tiles: detection recall {m / max(g, 1):.3f} precision {m / max(p, 1):.3f}"
-              f"  classification {c / max(m, 1):.3f}  tile F1 {2 * c / max(g + p, 1):.3f}")
+    groups = {"stretched": empty_report(), "ordinary": empty_report()}
+    for photo in score_folder(args.folder):
+        boxes = np.array([b for _, b in photo.gt]).reshape(-1, 4)
+        add_photo(groups["stretched" if median_aspect(boxes) > args.limit else "ordinary"], photo)
+    for key, report in groups.items():
+        r = report.to_json()
+        print(f"{key}: {r['photos']} photos, {r['tiles']} tiles: detection recall {r['detection_recall']:.3f} "
+              f"precision {r['detection_precision']:.3f}  classification {r['classification_accuracy']:.3f}  "
+              f"tile F1 {r['tile_f1']:.3f}")
 
 
 if __name__ == "__main__":

@@ -27,14 +27,17 @@ STORE_CONTEXT = CONTEXT * STORE / CROP_SIZE
 CACHE = Path("data/cache")
 
 
-def configure(crop_size: int) -> str:
-    """Set the net's input side (``--crop-size``) and the cached crop side that goes with it;
-    returns the cache-name suffix (none for the original 48 px, so its caches stay valid)."""
+def configure(crop_size: int) -> None:
+    """Set the net's input side (``--crop-size``) and the cached crop side that goes with it."""
     global CROP_SIZE, STORE, STORE_CONTEXT
     CROP_SIZE = crop_size
     STORE = round(crop_size * 62 / 48)
     STORE_CONTEXT = CONTEXT * STORE / CROP_SIZE
-    return "" if crop_size == 48 else f"_s{STORE}"
+
+
+def cache_suffix() -> str:
+    """Cache names carry the crop side, except the original 62 px (so its caches stay valid)."""
+    return "" if STORE == 62 else f"_s{STORE}"
 
 
 def crops_from_yolo(folder: Path, split: str, max_images: int | None = None):
@@ -78,12 +81,13 @@ def synth_folders() -> list[Path]:
     return sorted(p.parent for p in root.rglob("data.yaml") if (p.parent / "images").exists())
 
 
-def load_data(with_synth: bool = True, suffix: str = ""):
+def load_data(with_synth: bool = True):
     from vision.training.art import render_crops
 
     import hashlib
 
     clean = Path("data/clean/chinese-v4")
+    suffix = cache_suffix()
     # cache keys follow the cleaned labels, so a new cleaning pass rebuilds the crops
     digest = {split: hashlib.md5(b"".join(p.read_bytes() for p in sorted((clean / split / "labels").glob("*.txt"))))
               .hexdigest()[:8] for split in ("train", "valid")}
@@ -186,12 +190,12 @@ def main() -> None:
     ap.add_argument("--crop-size", type=int, default=CROP_SIZE,
                     help="input side in px (the runtime reads it from recognizer.json); 48 or 64")
     args = ap.parse_args()
-    suffix = configure(args.crop_size)
+    configure(args.crop_size)
     torch = setup_torch(args.threads)
     from vision.training.nets import build_classifier
 
     args.out.mkdir(parents=True, exist_ok=True)
-    (tx, ty, to, src), (vx, vy) = load_data(not args.no_synth, suffix)
+    (tx, ty, to, src), (vx, vy) = load_data(not args.no_synth)
     print(f"train crops {len(ty)} valid crops {len(vy)} per kind {np.bincount(ty, minlength=len(KINDS)).tolist()}",
           flush=True)
     # per source (real photos 50 %, art 10 %, synthetic scenes 40 %), within it rarer kinds
