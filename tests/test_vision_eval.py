@@ -28,7 +28,7 @@ def test_eval_command_reports_figures_as_json():
     result = CliRunner().invoke(_app(), ["eval", str(SAMPLES), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
-    assert report["photos"] == 4
+    assert report["photos"] == 5
     assert report["tiles"] == sum(len(p.read_text().splitlines()) for p in (SAMPLES / "labels").glob("*.txt"))
     for key in ("detection_recall", "detection_precision", "classification_accuracy", "tile_f1"):
         assert 0.5 <= report[key] <= 1.0, (key, report[key])   # measured 0.61 .. 0.85

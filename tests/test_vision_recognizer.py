@@ -22,8 +22,8 @@ from vision.kinds import KINDS, token_for_dataset_name
 from vision.yolo import image_label_pairs, read_boxes, read_names
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "chinese-v4"
-TILE_F1_FLOOR = 0.85        # measured 0.935 with the session-3 models, all four photos together
-DETECTION_RECALL_FLOOR = 0.90  # measured 0.965
+TILE_F1_FLOOR = 0.85        # measured 0.920 (session 4) over the five photos (raw dataset labels)
+DETECTION_RECALL_FLOOR = 0.90  # measured 0.968
 
 
 def _truth(label_file: Path, width: float, height: float):
@@ -47,7 +47,7 @@ def sample_reads():
 
 
 def test_bundled_photos_read_with_floor_quality(sample_reads):
-    assert len(sample_reads) == 4
+    assert len(sample_reads) == 5
     f1, recall = _f1([(_truth(item.labels, r.width, r.height), r.tiles) for item, r in sample_reads])
     assert f1 >= TILE_F1_FLOOR, f1
     assert recall >= DETECTION_RECALL_FLOOR, recall
@@ -175,16 +175,41 @@ def test_photo_stretched_to_a_strip_is_read_in_a_squeezed_view():
     assert _detection_recall(truth, [t.box for t in tiles]) == recall_searched
 
 
+def test_strip_photo_view_is_chosen_by_what_reads_as_tiles():
+    """photo_5 is a screenshot of a column of tiles that the exporter stretched 9:1 to a square.
+    The plain view also yields confident boxes (each straddling several stretched tiles), with
+    more summed detection score than the 8x squeeze that shows the tiles as tiles; weighing
+    every box by how surely the classifier reads it picks the squeeze, where all 9 tiles are found."""
+    from vision.classifier import read_confidence
+    from vision.detector import detect_any_aspect
+
+    item = next(i for i in image_label_pairs(SAMPLES) if i.image.name == "photo_5.jpg")
+    rgb = np.asarray(Image.open(item.image).convert("RGB"))
+    truth = _truth(item.labels, 640, 640)
+    by_score = detect_any_aspect(rgb)
+    by_reading = detect_any_aspect(rgb, tile_likeness=read_confidence)
+    assert (by_score.fx, by_score.fy) == (1.0, 1.0)
+    assert (by_reading.fx, by_reading.fy) == (1 / 8, 1.0)
+    assert _detection_recall([b for _, b in truth], [by_reading.to_photo(d.box) for d in by_reading.detections]) == 1.0
+    read = vision.recognize_file(item.image)
+    assert _detection_recall([b for _, b in truth], [t.box for t in read.tiles]) == 1.0
+    f1, _ = _f1([(truth, read.tiles)])
+    assert f1 >= 0.6, f1       # measured 6 of 9 kinds right (5s/3s, 8s/Wh, 6s/4s confused)
+
+
 def test_view_follows_the_shape_of_the_labelled_tiles(sample_reads):
     """The view the tiles are read in shows them tile-shaped: photo_3 came out of the dataset
     exporter stretched (its tiles are 7 times taller than wide) and is squeezed back along its
-    height; the others (tile-shaped, give or take the exporter's milder stretch) stay tile-shaped."""
+    height, photo_5 (9 times wider) along its width; the others (tile-shaped, give or take
+    the exporter's milder stretch) stay tile-shaped."""
+    from vision.classifier import read_confidence
     from vision.detector import detect_any_aspect
 
     for item, read in sample_reads:
         boxes = np.array([b for _, b in _truth(item.labels, read.width, read.height)])
         aspect = float(np.median((boxes[:, 2] - boxes[:, 0]) / (boxes[:, 3] - boxes[:, 1])))
-        view = detect_any_aspect(np.asarray(Image.open(item.image).convert("RGB")), squeezes=[2, 4, 8])
+        view = detect_any_aspect(np.asarray(Image.open(item.image).convert("RGB")), squeezes=[2, 4, 8],
+                                 tile_likeness=read_confidence)
         in_view = aspect * view.fx / view.fy
         assert 0.4 < in_view < 2.5, (item.image.name, aspect, view.fx, view.fy)
         if aspect < 0.4:

@@ -58,6 +58,12 @@ def classify_boxes(rgb: np.ndarray, boxes, turns: int | None = None) -> list[Kin
     return out
 
 
+def read_confidence(rgb: np.ndarray, dets) -> list[float]:
+    """How surely each detection reads as some tile kind (top probability, one turn): a cheap
+    plausibility check for a candidate view of the photo."""
+    return [float(r.probs.max()) for r in classify_boxes(rgb, [d.box for d in dets], turns=1)]
+
+
 def angle_for(read: KindRead, box) -> int:
     """Face angle (0/90/180/270 CCW). The box shape settles upright vs sideways when it is
     clearly taller or wider (a tile face is 3:4); the orientation head settles the rest."""

@@ -104,26 +104,55 @@ def _evidence(dets: list[Detection]) -> float:
     return float(sum(d.score for d in dets))
 
 
-def detect_any_aspect(rgb: np.ndarray, squeezes=None) -> AspectView:
+def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None) -> AspectView:
     """Detect tiles, also in copies of the photo squeezed 2x, 4x, 8x (``aspect_squeezes`` in
-    recognizer.json) along either axis, and keep the view with the most tile evidence (sum of
-    detection scores). Why: some photos reach us stretched to a square (dataset exporters,
-    apps that resize without keeping the aspect); a tile stretched 8:1 is no tile shape the
-    detector or classifier knows, but squeezing the photo back restores it. On an unstretched
-    photo a squeezed copy only distorts the tiles and loses, so the photo itself is kept;
-    the squeezed copies are small, so the extra passes cost little."""
+    recognizer.json) along either axis, and keep the view with the most tile evidence. Why:
+    some photos reach us stretched to a square (dataset exporters, apps that resize without
+    keeping the aspect); a tile stretched 8:1 is no tile shape the detector or classifier
+    knows, but squeezing the photo back restores it.
+
+    Tile evidence is the sum of detection scores, times the mean ``tile_likeness(view, dets)``
+    of the view's ``view_sample`` (8) best detections when a likeness is given (the recognizer
+    passes the classifier's confidence; sampling caps its cost at a few crops per view).
+    Why weigh: on a photo stretched 9:1 the plain view also yields a row of confident boxes,
+    each straddling parts of several stretched tiles; the classifier cannot read them, while
+    it reads the tiles of the right squeezed view at once (chinese-v4 valid detection recall
+    0.971 -> 0.979, tile F1 0.940 -> 0.955 by this alone). To save classifier work only squeezed views with at least ``view_gate`` (0.7) of
+    the plain view's detection evidence are weighed, and a squeezed view must beat the plain
+    one by ``view_margin`` (1.1x): an unstretched photo keeps its own view unless a squeeze
+    clearly reads better. The squeezed copies are small, so the extra passes cost little."""
     import cv2
 
-    squeezes = models.settings().get("aspect_squeezes", []) if squeezes is None else squeezes
+    cfg = models.settings()
+    squeezes = cfg.get("aspect_squeezes", []) if squeezes is None else squeezes
+    gate, margin = cfg.get("view_gate", 0.7), cfg.get("view_margin", 1.1)
+    sample = cfg.get("view_sample", 8)
     h, w = rgb.shape[:2]
-    best = AspectView(rgb, 1.0, 1.0, detect(rgb))
+    plain = AspectView(rgb, 1.0, 1.0, detect(rgb))
+    views = []
     for f in squeezes:
         for fx, fy in ((1.0 / f, 1.0), (1.0, 1.0 / f)):
             nw, nh = max(8, round(w * fx)), max(8, round(h * fy))
             view = cv2.resize(rgb, (nw, nh), interpolation=cv2.INTER_AREA)
-            dets = detect(view)
-            if _evidence(dets) > _evidence(best.detections):
-                best = AspectView(view, nw / w, nh / h, dets)
+            views.append(AspectView(view, nw / w, nh / h, detect(view)))
+    if tile_likeness is None:
+        best = max([plain] + views, key=lambda v: _evidence(v.detections))
+    else:
+        rivals = [v for v in views if v.detections
+                  and _evidence(v.detections) >= gate * _evidence(plain.detections)]
+        best, best_ev = plain, 0.0
+        if rivals:
+            def weighed(v: AspectView) -> float:
+                if not v.detections:
+                    return 0.0
+                likeness = tile_likeness(v.rgb, v.detections[:sample])   # detections come best first
+                return _evidence(v.detections) * float(np.mean(likeness))
+
+            best_ev = margin * weighed(plain)
+            for v in rivals:
+                ev = weighed(v)
+                if ev > best_ev:
+                    best, best_ev = v, ev
     fine = with_small_tiles(best.rgb, best.detections)
     return best if fine is best.detections else AspectView(best.rgb, best.fx, best.fy, fine)
 

@@ -12,11 +12,11 @@ from vision.types import PhotoRead, TileRead
 
 
 def _read_tiles(rgb: np.ndarray, timing: dict) -> list[TileRead]:
-    from vision.classifier import angle_for, classify_boxes, ranked
+    from vision.classifier import angle_for, classify_boxes, ranked, read_confidence
     from vision.detector import detect_any_aspect
 
     t0 = time.perf_counter()
-    view = detect_any_aspect(rgb)
+    view = detect_any_aspect(rgb, tile_likeness=read_confidence)
     dets = view.detections
     t1 = time.perf_counter()
     # read the tiles where they were found: in a squeezed view a stretched tile is tile-shaped again

@@ -40,6 +40,10 @@ def main() -> None:
     ap.add_argument("--fine-det-size", type=int, default=544,
                     help="second, finer detector input for photos of small tiles (0: none)")
     ap.add_argument("--small-tile-px", type=float, default=26)
+    ap.add_argument("--view-gate", type=float, default=0.7,
+                    help="squeezed views with this share of the plain view's detection evidence are weighed by the classifier")
+    ap.add_argument("--view-margin", type=float, default=1.1,
+                    help="how much better a squeezed view must read than the plain one to be chosen")
     ap.add_argument("--only", choices=["det", "cls"], help="export just this model (the other ONNX file is left as is)")
     args = ap.parse_args()
     wanted = {"det", "cls"} if args.only is None else {args.only}
@@ -78,6 +82,7 @@ def main() -> None:
     cfg.update({"det_size": args.det_size, "det_threshold": args.det_threshold, "nms_iou": 0.6, "nms_containment": args.nms_containment, "cls_turns": 4,
                 "aspect_squeezes": [int(v) for v in args.aspect_squeezes.split(",") if v.strip()],
                 "fine_det_size": args.fine_det_size or None, "small_tile_px": args.small_tile_px,
+                "view_gate": args.view_gate, "view_margin": args.view_margin, "view_sample": 8,
                 "crop_context": CONTEXT, "kinds": KINDS})
     cfg_path.write_text(json.dumps(cfg, indent=1) + "\n")
 
