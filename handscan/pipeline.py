@@ -19,6 +19,10 @@ from vision.layout import (CONCEALED, CONCEALED_KONG, EXPOSED, Layout, alternati
 from vision.types import PhotoRead, TileRead
 
 LOW_CONFIDENCE = 0.6
+# A grouping decision (vision.layout Group.confidence, the margin of the chosen split over the
+# runner-up) below this is shown as doubtful. On the 100 synthetic scenes no right hand had a
+# group under 0.6, while a photo whose exposed sets were all merged into the concealed row did.
+DOUBTFUL_GROUPING = 0.6
 # engine reasons that a misread or misgrouped photo can cause: worth searching nearby readings
 READING_ERRORS = {"too_many_copies", "duplicate_bonus_tile", "tile_count", "no_valid_hand", "invalid_meld",
                   "face_down_tile", "syntax", "error"}
@@ -215,6 +219,11 @@ def evaluate(photo: str, layout: Layout, ctx: ScanContext, *, read: PhotoRead | 
         res.flags.append("low_confidence:" + ",".join(map(str, res.low_confidence)))
     if not layout.tiles and hand is None:
         res.flags.append("no_tiles")
+    doubtful = [i + 1 for i, g in enumerate(layout.groups) if g.confidence < DOUBTFUL_GROUPING]
+    if doubtful and hand is None:
+        res.flags.append("doubtful_grouping:" + ",".join(map(str, doubtful)))
+        res.warnings.append("grouping of set " + ", ".join(map(str, doubtful)) +
+                            " is doubtful: check the sets, regroup with 'move' or give --hand")
     try:
         if hand is not None:
             parts = split_notation(hand)

@@ -299,3 +299,22 @@ def test_a_tile_far_from_the_hand_is_named_and_offered_as_left_out():
     assert not res.valid
     assert res.alternatives[0].change == f"tile {n + 1} (9p, 0.93) is not a tile of the hand"
     assert res.alternatives[0].final == 136
+
+
+def test_doubtful_grouping_is_flagged_not_shown_as_certain():
+    """A grouping decision with a small margin over its runner-up (under 0.6) is flagged and
+    named in the warnings; with the grouping overridden by --hand it is not."""
+    from dataclasses import replace
+
+    layout = group_tiles(place([["EEE"], ["RRR234m88s45s6s"]]))
+    ctx = make_context("S", "E", "6s", "discard", "nts")
+    sure = evaluate("sure.jpg", layout, ctx)
+    assert not any(f.startswith("doubtful_grouping") for f in sure.flags)
+    shaky = replace(layout, groups=[replace(g, confidence=0.55) if i == 1 else g
+                                    for i, g in enumerate(layout.groups)])
+    res = evaluate("shaky.jpg", shaky, ctx)
+    assert "doubtful_grouping:2" in res.flags
+    assert any("grouping of set 2 is doubtful" in w for w in res.warnings)
+    assert res.final == sure.final                   # still scored, only flagged for review
+    typed = evaluate("shaky.jpg", shaky, ctx, hand="[EEE] RRR 234m 88s 45s +6s")
+    assert not any(f.startswith("doubtful_grouping") for f in typed.flags)

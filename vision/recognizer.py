@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
+from vision import models
 from vision.errors import ImageError
 from vision.types import PhotoRead, TileRead
 
 
 def _read_tiles(rgb: np.ndarray, timing: dict) -> list[TileRead]:
     from vision.classifier import angle_for, classify_boxes, ranked, read_confidence
+    from vision.calibration import sharpened, tile_probability
     from vision.detector import detect_any_aspect
 
     t0 = time.perf_counter()
@@ -24,11 +27,15 @@ def _read_tiles(rgb: np.ndarray, timing: dict) -> list[TileRead]:
     t2 = time.perf_counter()
     timing["detect"] = (t1 - t0) * 1000
     timing["classify"] = (t2 - t1) * 1000
+    cfg = models.settings()
+    platt, temperature = cfg.get("det_calibration"), cfg.get("cls_temperature")
     tiles = []
     for det, read in zip(dets, reads):
-        (kind, p), alts = ranked(read)
-        tiles.append(TileRead(kind=kind, box=view.to_photo(det.box), confidence=p * det.score,
-                              alternatives=tuple((k, q * det.score) for k, q in alts),
+        # calibrated: P(a tile here) x P(this kind), see vision.calibration
+        p_tile = float(tile_probability(det.score, platt))
+        (kind, p), alts = ranked(replace(read, probs=sharpened(read.probs, temperature)))
+        tiles.append(TileRead(kind=kind, box=view.to_photo(det.box), confidence=p * p_tile,
+                              alternatives=tuple((k, q * p_tile) for k, q in alts),
                               angle=angle_for(read, det.box)))
     # reading order: top to bottom, left to right (rows are grouped by vision.layout)
     tiles.sort(key=lambda t: (round((t.box[1] + t.box[3]) / 2), t.box[0]))

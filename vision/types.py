@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, asdict
 class TileRead:
     kind: str                                   # spec §1 token or "X" (face down)
     box: tuple[float, float, float, float]      # x1, y1, x2, y2 in upright-image pixels
-    confidence: float                           # p(kind) * p(tile), 0..1
+    confidence: float                           # P(tile here) * P(kind), calibrated (vision.calibration)
     alternatives: tuple[tuple[str, float], ...] = ()  # runner-up kinds, best first
     angle: int = 0
 
