@@ -37,9 +37,10 @@ def yolo_lines(labels, width: int, height: int) -> list[str]:
 def _render_one(args: tuple) -> dict:
     import cv2
 
-    from .scene import random_scene
+    from .scene import favour_kinds, random_scene
 
-    index, seed, size, art, out, quality, layouts = args
+    index, seed, size, art, out, quality, layouts, favour = args
+    favour_kinds(favour)
     s = image_seed(seed, index)
     layout = layouts[index % len(layouts)] if layouts else None
     result = random_scene(s, size, art, layout)
@@ -62,12 +63,12 @@ def write_data_yaml(out: Path) -> None:
 
 def generate(out: Path, count: int, seed: int, size: int, workers: int = 1, art: str = "all",
              start: int = 0, quality: int = 92, progress: bool = True,
-             layouts: tuple[str, ...] = ()) -> float:
+             layouts: tuple[str, ...] = (), favour: dict[str, float] | None = None) -> float:
     """Render images ``start .. start+count-1`` into ``out``; returns images per second."""
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
     write_data_yaml(out)
-    jobs = [(i, seed, size, art, out, quality, tuple(layouts)) for i in range(start, start + count)]
+    jobs = [(i, seed, size, art, out, quality, tuple(layouts), favour) for i in range(start, start + count)]
     t0 = time.perf_counter()
     mode = "a" if start > 0 else "w"
     with open(out / "scenes.jsonl", mode) as meta_file:
@@ -102,8 +103,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--start", type=int, default=0, help="first image index (to extend a dataset)")
     ap.add_argument("--layouts", default="",
                     help=f"comma list of layouts, taken in turn (default: the usual mix); one of {', '.join(LAYOUTS)}")
+    ap.add_argument("--favour", default="", metavar="KIND=FACTOR,...",
+                    help="draw single tiles of these kinds more often, e.g. X=4,Wh=3 (default: balanced)")
     args = ap.parse_args(argv)
     layouts = tuple(v.strip() for v in args.layouts.split(",") if v.strip())
+    try:
+        favour = {k.strip(): float(v) for k, v in (item.split("=", 1) for item in args.favour.split(",") if item.strip())}
+    except ValueError:
+        ap.error(f"--favour: expected KIND=FACTOR,... (e.g. X=4,Wh=3), got {args.favour!r}")
+    bad = [k for k, f in favour.items() if k not in KINDS or f <= 0]
+    if bad:
+        ap.error(f"--favour: {bad[0]!r} is not a kind with a positive factor (kinds: {' '.join(KINDS)})")
     unknown = [v for v in layouts if v not in LAYOUTS]
     if unknown:
         ap.error(f"--layouts: unknown layout {unknown[0]!r} (known: {', '.join(LAYOUTS)})")
@@ -111,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--count and --workers must be >= 1, --size >= 64, --start >= 0")
     try:
         rate = generate(args.out, args.count, args.seed, args.size, args.workers, args.art, args.start,
-                        layouts=layouts)
+                        layouts=layouts, favour=favour or None)
     except OSError as exc:
         print(f"error: cannot write the dataset to {args.out}: {exc.strerror or exc}", file=sys.stderr)
         return 2

@@ -46,8 +46,19 @@ def face_sets_for(art: str) -> tuple[FaceSet, ...]:
 # Single tiles favour the kinds that sets and hands rarely contain (flowers, seasons), and
 # fewer backs (racks seen from behind and concealed kongs add many),
 # so that over a dataset every kind is about equally frequent (see tests/test_synth_scenes.py).
-_WEIGHTS = np.array([1.6 if k in BONUS else 0.7 if k == "X" else 1.2 if k in HONOURS else 1.0 for k in KINDS])
-_WEIGHTS /= _WEIGHTS.sum()
+_BALANCED = np.array([1.6 if k in BONUS else 0.7 if k == "X" else 1.2 if k in HONOURS else 1.0 for k in KINDS])
+_WEIGHTS = _BALANCED / _BALANCED.sum()
+
+
+def favour_kinds(favour: dict[str, float] | None = None) -> None:
+    """Draw single tiles of these kinds ``factor`` times as often (``generate --favour X=4``),
+    for a batch aimed at what the recognizer misses; ``None`` restores the balanced mix. Hands
+    keep their own kinds (concealed kongs add face-down tiles there)."""
+    global _WEIGHTS
+    w = _BALANCED.copy()
+    for kind, factor in (favour or {}).items():
+        w[KINDS.index(kind)] *= factor
+    _WEIGHTS = w / w.sum()
 
 
 def _kind(rng) -> str:
