@@ -96,8 +96,8 @@ def _fit_text(text: str, font_path: str | None, box_w: float, box_h: float) -> i
     return 6
 
 
-def _circle_pip(draw, cx, cy, r, colours, rng):
-    style = int(rng.integers(3))
+def _circle_pip(draw, cx, cy, r, colours, rng, style: int | None = None):
+    style = int(rng.integers(3)) if style is None else style
     outer, inner = colours
     x, y, r = cx * SS, cy * SS, r * SS
     draw.ellipse((x - r, y - r, x + r, y + r), outline=outer, width=max(2, int(r * 0.22)))
@@ -121,13 +121,19 @@ def _circles(n: int, rng) -> np.ndarray:
     img, draw = _canvas()
     blue, red, green = _pick(rng, BLUE), _pick(rng, RED), _pick(rng, GREEN)
     palette = [(blue, red), (green, blue), (red, blue), (blue, green)]
+    style = None
+    if rng.random() < 0.35:
+        # one-colour sets (e.g. dark-blue rosettes on every circle tile): the count, not the
+        # colour pattern, must tell 2p from 4p
+        ink = _pick(rng, [blue, green, (20, 30, 60), (30, 30, 30)])
+        palette, style = [(ink, ink)], int(rng.integers(3))
     pos = PIP_POS[n]
     r = {1: 34, 2: 21, 3: 16, 4: 17, 5: 15, 6: 14, 7: 11, 8: 11, 9: 13}[n] * rng.uniform(0.85, 1.05)
     mx, my = rng.uniform(0.06, 0.14), rng.uniform(0.05, 0.1)
     for i, (px, py) in enumerate(pos):
-        cols = palette[(i + (n == 5 and i == 2)) % len(palette)] if n != 1 else (blue, red)
+        cols = palette[(i + (n == 5 and i == 2)) % len(palette)] if n != 1 or style is not None else (blue, red)
         cx, cy = (mx + px * (1 - 2 * mx)) * W, (my + py * (1 - 2 * my)) * H
-        _circle_pip(draw, cx, cy, r, cols, rng)
+        _circle_pip(draw, cx, cy, r, cols, rng, style)
     return _finish(img)
 
 

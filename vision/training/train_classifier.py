@@ -96,6 +96,7 @@ def load_data(with_synth: bool = True):
     ax, ay = cached("cls_art_v2" + suffix, lambda: render_crops(120, STORE, seed=2))
     parts_x, parts_y, parts_o = [rx, ax], [ry, ay], [np.full(len(ry), -1), np.zeros(len(ay), np.int64)]
     parts_src = [np.zeros(len(ry), np.int64), np.ones(len(ay), np.int64)]
+    parts_folder = [np.full(len(ry), ""), np.full(len(ay), "")]
     if with_synth:
         for folder in synth_folders():
             key = "cls_synth_" + "_".join(folder.relative_to("data/synth").parts) + f"_{len(list((folder / 'images').iterdir()))}{suffix}"
@@ -103,8 +104,9 @@ def load_data(with_synth: bool = True):
             print(f"synth {folder}: {len(sy)} crops", flush=True)
             parts_x.append(sx); parts_y.append(sy); parts_o.append(np.full(len(sy), -1))
             parts_src.append(np.full(len(sy), 2))
+            parts_folder.append(np.full(len(sy), folder.name))
     return (np.concatenate(parts_x), np.concatenate(parts_y), np.concatenate(parts_o),
-            np.concatenate(parts_src)), (vx, vy)
+            np.concatenate(parts_src), np.concatenate(parts_folder)), (vx, vy)
 
 
 def augment(torch, x, orient_known, rng, train=True):
@@ -185,17 +187,21 @@ def main() -> None:
     ap.add_argument("--width", type=int, default=32)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--no-synth", action="store_true")
+    ap.add_argument("--boost", action="append", default=[], metavar="FOLDER=FACTOR",
+                    help="draw the crops of one synthetic batch (folder name under data/synth) FACTOR "
+                         "times as often within the synthetic share, e.g. --boost train_v11=4")
     ap.add_argument("--arch", choices=["small", "lite"], default="small",
                     help="small: CNN from scratch; lite: ImageNet EfficientNet-Lite0 (generalises to unseen sets)")
     ap.add_argument("--crop-size", type=int, default=CROP_SIZE,
                     help="input side in px (the runtime reads it from recognizer.json); 48 or 64")
     args = ap.parse_args()
+    boost = {k: float(v) for k, v in (b.split("=", 1) for b in args.boost)}
     configure(args.crop_size)
     torch = setup_torch(args.threads)
     from vision.training.nets import build_classifier
 
     args.out.mkdir(parents=True, exist_ok=True)
-    (tx, ty, to, src), (vx, vy) = load_data(not args.no_synth)
+    (tx, ty, to, src, folder_of), (vx, vy) = load_data(not args.no_synth)
     print(f"train crops {len(ty)} valid crops {len(vy)} per kind {np.bincount(ty, minlength=len(KINDS)).tolist()}",
           flush=True)
     # per source (real photos 50 %, art 10 %, synthetic scenes 40 %), within it rarer kinds
@@ -206,6 +212,8 @@ def main() -> None:
         sel = src == s_id
         counts = np.bincount(ty[sel], minlength=len(KINDS)).astype(float)
         ws = 1.0 / np.sqrt(np.maximum(counts[ty[sel]], 1))
+        for name, factor in boost.items():       # --boost: one synthetic batch drawn more often
+            ws[folder_of[sel] == name] *= factor
         w[sel] = ws / ws.sum() * share[int(s_id)]
     w /= w.sum()
 
