@@ -1,0 +1,133 @@
+"""Measure the shipped recognizer and write the figures block of both model cards.
+
+    python benchmarks/bench_recognizer.py --runs 7        # speed line (optional, read from data/bench)
+    python -m vision.training.card_figures [--dry-run]
+
+Evaluates every data set below that exists on this machine (the real ones live under
+/work/shared, the synthetic hold-out under data/eval) exactly as ``mjscore eval`` does, and
+replaces the text between ``<!-- figures -->`` and ``<!-- /figures -->`` in
+``models/tile_detector.md`` and ``models/tile_classifier.md``, so the cards never disagree.
+Runtime dependencies only."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+from pathlib import Path
+
+import numpy as np
+
+from vision import models
+from vision.evaluate import add_photo, empty_report, score_folder
+from vision.training.eval_by_aspect import median_aspect
+from vision.training.export import sha256
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = Path("/work/shared/datasets")
+SETS = [  # (row name, folder, command note)
+    ("chinese-v4 valid, raw labels", SHARED / "chinese-mahjong-detection-v4" / "valid",
+     "`mjscore eval /work/shared/datasets/chinese-mahjong-detection-v4/valid`"),
+    ("chinese-v4 valid, cleaned labels", ROOT / "data" / "clean" / "chinese-v4" / "valid",
+     "`mjscore eval data/clean/chinese-v4/valid` (cleaning: `python -m datasets.cleaning.clean_chinese_v4`)"),
+    ("leo-riichi-v5, all 67 photos (unseen set, never used to choose)", SHARED / "leo-riichi-v5",
+     "`mjscore eval /work/shared/datasets/leo-riichi-v5` (a Japanese set in no training data; never used to train or choose)"),
+    ("synthetic v5 hold-out (200 scenes)", ROOT / "data" / "eval" / "synth_v5_holdout",
+     "`mjscore eval data/eval/synth_v5_holdout` (`train_v5` images 5000-5199; training reads only the first 1500 images of each batch)"),
+]
+CARDS = [ROOT / "models" / "tile_detector.md", ROOT / "models" / "tile_classifier.md"]
+STRETCH_LIMIT = 2.2
+
+
+def measure(folder: Path) -> tuple[dict, dict]:
+    """(whole report, {"stretched"/"ordinary": report}) as JSON dicts."""
+    total, split = empty_report(), {"stretched": empty_report(), "ordinary": empty_report()}
+    for photo in score_folder(folder):
+        add_photo(total, photo)
+        boxes = np.array([b for _, b in photo.gt]).reshape(-1, 4)
+        add_photo(split["stretched" if median_aspect(boxes) > STRETCH_LIMIT else "ordinary"], photo)
+    return total.to_json(), {k: v.to_json() for k, v in split.items()}
+
+
+def _row(name: str, r: dict) -> str:
+    return (f"| {name} | {r['photos']} | {r['tiles']} | {r['detection_recall']:.3f} | {r['detection_precision']:.3f} | "
+            f"{r['classification_accuracy']:.3f} | {r['tile_precision']:.3f} | {r['tile_recall']:.3f} | **{r['tile_f1']:.3f}** |")
+
+
+def _confusions(r: dict, n: int = 8) -> str:
+    return ", ".join(f"{c['true']}->{c['predicted']} {c['count']}" for c in r["confusions"][:n])
+
+
+def figures_block(results: dict, splits: dict, bench: dict | None) -> str:
+    det, cls = (sha256(models.MODELS_DIR / m)[:12] for m in (models.DETECTOR, models.CLASSIFIER))
+    lines = [f"Measured {datetime.date.today()} with the shipped models (detector sha256 {det}..., "
+             f"classifier {cls}...) by `python -m vision.training.card_figures`.", "",
+             "| data | photos | tiles | det. recall | det. precision | cls. accuracy | tile P | tile R | **tile F1** |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    lines += [_row(name, results[name]) for name, _, _ in SETS if name in results]
+    lines.append("")
+    for name, _, note in SETS:
+        if name not in results:
+            continue
+        extra = ""
+        sp = splits.get(name)
+        if sp and sp["stretched"]["photos"]:
+            o, s = sp["ordinary"], sp["stretched"]
+            extra = (f"; of it, the {o['photos']} unstretched photos ({o['tiles']} tiles): tile F1 {o['tile_f1']:.3f} "
+                     f"(detection {o['detection_recall']:.3f}/{o['detection_precision']:.3f}, classification "
+                     f"{o['classification_accuracy']:.3f}); the {s['photos']} photos the exporter stretched beyond "
+                     f"{STRETCH_LIMIT}:1 ({s['tiles']} tiles): {s['tile_f1']:.3f} "
+                     f"(`python -m vision.training.eval_by_aspect {Path(results[name]['folder']).as_posix()}`)")
+        lines.append(f"- {name}: {note}{extra}")
+    synth = next((results[n] for n, _, _ in SETS if n.startswith("synthetic") and n in results), None)
+    if synth:
+        kinds = ", ".join(f"{k} {v['accuracy']:.2f} ({v['matched']}/{v['matched'] + v['missed']} found)"
+                          for k, v in synth["per_kind_accuracy"].items())
+        lines += ["", "Synthetic hold-out, per kind: classification accuracy of the found tiles (found / labelled), "
+                  f"flowers, seasons and backs included: {kinds}."]
+    conf = [f"{n.split(',')[0]}: {_confusions(results[n])}" for n in results
+            if n.startswith(("chinese-v4 valid, cleaned", "leo"))]
+    if conf:
+        lines += ["", "Top confusions, " + "; ".join(conf) + "."]
+    if bench:
+        st = bench["median_stage_ms"]
+        lines += ["", f"Speed: median {bench['median_seconds']:.3f} s per 12 MP JPEG end to end over {bench['runs']} runs "
+                  f"(stages ms: load {st['load']:.0f}, detect {st['detect']:.0f} (photo, squeezed views weighed by the "
+                  f"classifier, finer pass when tiles are small), classify {st['classify']:.0f}), "
+                  "`python benchmarks/bench_recognizer.py --runs 7` on the shared 2-core build machine."]
+    return "\n".join(lines)
+
+
+def write_cards(block: str) -> None:
+    for card in CARDS:
+        text = card.read_text()
+        head, rest = text.split("<!-- figures -->", 1)
+        _, tail = rest.split("<!-- /figures -->", 1)
+        card.write_text(f"{head}<!-- figures -->\n{block}\n<!-- /figures -->{tail}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dry-run", action="store_true", help="print the block; leave the cards as they are")
+    args = ap.parse_args(argv)
+    results, splits = {}, {}
+    for name, folder, _ in SETS:
+        if not folder.exists():
+            print(f"skipped (not on this machine): {folder}")
+            continue
+        results[name], splits[name] = measure(folder)
+        results[name]["folder"] = str(folder.relative_to(ROOT)) if folder.is_relative_to(ROOT) else str(folder)
+        print(_row(name, results[name]), flush=True)
+    bench_path = ROOT / "data" / "bench" / "recognizer.json"
+    bench = json.loads(bench_path.read_text()) if bench_path.exists() else None
+    block = figures_block(results, splits, bench)
+    if args.dry_run:
+        print(block)
+    else:
+        write_cards(block)
+        print(f"figures written to {', '.join(c.name for c in CARDS)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
