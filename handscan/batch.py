@@ -157,6 +157,10 @@ def run_job(job: Job, recognizer: str | None = None, threshold: float = 0.6) -> 
     return row
 
 
+def _limit_threads(threads: int) -> None:
+    os.environ["MJSCORE_ORT_THREADS"] = str(threads)
+
+
 def _worker(args):
     job, recognizer, threshold = args
     return run_job(job, recognizer, threshold)
@@ -292,7 +296,10 @@ def run_batch(jobs: list[Job], sink: ResultSink, *, workers: int = 1, recognizer
         for job in todo:
             finish(run_job(job, recognizer, threshold))
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        # each worker's onnxruntime gets its share of the cores, not all of them (on 2 cores two
+        # workers with 2 threads each ran at 260 photos/min against 400 for one worker)
+        threads = max(1, (os.cpu_count() or 1) // workers)
+        with ProcessPoolExecutor(max_workers=workers, initializer=_limit_threads, initargs=(threads,)) as pool:
             futures = {pool.submit(_worker, (job, recognizer, threshold)): job for job in todo}
             for fut in as_completed(futures):
                 job = futures[fut]

@@ -9,7 +9,7 @@ SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "chinese-v4"
 
 
 def test_block_is_measured_on_the_data_and_written_into_every_card(tmp_path, monkeypatch):
-    sets = [("bundled samples", SAMPLES, "`mjscore eval samples/chinese-v4`")]
+    sets = [("chinese-v4 bundled samples", SAMPLES, "`mjscore eval samples/chinese-v4`")]
     monkeypatch.setattr(card_figures, "SETS", sets)
     report, split = card_figures.measure(SAMPLES)
     assert report["photos"] == 5 and report["tiles"] == sum(
@@ -17,10 +17,10 @@ def test_block_is_measured_on_the_data_and_written_into_every_card(tmp_path, mon
     # photo_3 (7:1) and photo_5 (9:1) came out of the exporter stretched; the rest did not
     assert split["stretched"]["photos"] == 2 and split["ordinary"]["photos"] == 3
     report["folder"] = "samples/chinese-v4"
-    block = card_figures.figures_block({"bundled samples": report}, {"bundled samples": split},
+    block = card_figures.figures_block({"chinese-v4 bundled samples": report}, {"chinese-v4 bundled samples": split},
                                        {"runs": 3, "median_seconds": 0.2,
                                         "median_stage_ms": {"load": 20, "detect": 60, "classify": 70}})
-    assert f"| bundled samples | 5 | {report['tiles']} |" in block
+    assert f"| chinese-v4 bundled samples | 5 | {report['tiles']} |" in block
     assert f"**{report['tile_f1']:.3f}**" in block
     assert "2 photos the exporter stretched" in block and "median 0.200 s" in block
 

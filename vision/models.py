@@ -29,7 +29,8 @@ def session(name: str, models_dir: Path = MODELS_DIR):
     if not path.exists():
         raise FileNotFoundError(f"model {path} is missing (train and export it: see models/README.md)")
     opts = ort.SessionOptions()
-    opts.intra_op_num_threads = min(4, os.cpu_count() or 1)
+    # MJSCORE_ORT_THREADS: set by batch workers so that parallel workers share the cores
+    opts.intra_op_num_threads = int(os.environ.get("MJSCORE_ORT_THREADS") or min(4, os.cpu_count() or 1))
     opts.inter_op_num_threads = 1
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
