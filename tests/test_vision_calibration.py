@@ -66,3 +66,27 @@ def test_review_threshold_separates_right_and_wrong_reads_on_real_photos():
     flagged_wrong = float((wrong < LOW_CONFIDENCE).mean()) if len(wrong) else 1.0
     assert flagged_right <= 0.10, flagged_right
     assert flagged_wrong > 3 * flagged_right, (flagged_right, flagged_wrong)
+
+
+def test_fit_command_reports_reliability_and_leaves_settings_in_dry_run(capsys):
+    """``python -m vision.training.fit_calibration FOLDER --dry-run`` on the bundled photos:
+    fits, prints the reliability tables, and does not touch recognizer.json."""
+    from vision import models
+    from vision.training import fit_calibration
+
+    settings = models.MODELS_DIR / models.SETTINGS
+    before = settings.read_bytes()
+    samples = Path(__file__).resolve().parents[1] / "samples" / "chinese-v4"
+    assert fit_calibration.main([str(samples), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "det_calibration [" in out and "cls_temperature" in out
+    assert out.count("expected calibration error") == 2          # raw and calibrated
+    assert settings.read_bytes() == before
+
+
+def test_fit_command_names_a_folder_that_is_not_a_dataset(tmp_path):
+    import pytest
+    from vision.training import fit_calibration
+
+    with pytest.raises(SystemExit, match="not a YOLO folder"):
+        fit_calibration.main([str(tmp_path)])

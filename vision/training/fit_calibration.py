@@ -82,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int)
     ap.add_argument("--dry-run", action="store_true", help="report only; leave recognizer.json as it is")
     args = ap.parse_args(argv)
+    for folder in [args.folder] + args.check:
+        if not (folder / "images").is_dir():
+            raise SystemExit(f"fit_calibration: {folder} is not a YOLO folder (no images/ in it)")
 
     fit = collect(args.folder, args.limit)
     platt = fit_platt(fit["score"], fit["matched"])
@@ -96,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
             print("\n".join(reliability(conf, right)))
     if not args.dry_run:
         path = models.MODELS_DIR / models.SETTINGS
+        if not path.exists():
+            raise SystemExit(f"fit_calibration: {path} is missing (export the models first)")
         cfg = json.loads(path.read_text())
         cfg["det_calibration"] = [round(platt[0], 4), round(platt[1], 4)]
         cfg["cls_temperature"] = round(temperature, 4)
