@@ -89,3 +89,28 @@ def test_median_aspect_is_orientation_free_and_flags_stretched_boxes():
     squashed = tiles * [1, 1 / 6, 1, 1 / 6]                                      # photo squashed 6x in height
     assert median_aspect(squashed) > 2.2
     assert median_aspect(np.zeros((0, 4))) == 1.0
+
+
+def test_flip_test_detection_sees_a_mirrored_photo_the_same_way():
+    """With the flip test (``det_flip``) the heat map is the mean of the photo's and its mirror's,
+    so the mirrored photo yields the same peaks with the same scores, mirrored (box centres can
+    differ by the sub-cell offset, which comes from the unflipped pass only)."""
+    from pathlib import Path
+
+    from PIL import Image
+
+    from vision import models
+    from vision.detector import detect
+
+    assert models.settings().get("det_flip") is True
+    photo = Path(__file__).resolve().parents[1] / "samples" / "chinese-v4" / "images" / "photo_2.jpg"
+    rgb = np.asarray(Image.open(photo).convert("RGB"))
+    w = rgb.shape[1]
+    plain = sorted(detect(rgb), key=lambda d: d.box[0])
+    mirrored = sorted(detect(np.ascontiguousarray(rgb[:, ::-1])), key=lambda d: -d.box[2])
+    assert len(plain) == len(mirrored) >= 10
+    cell = 4 * w / 320                                  # one stride-4 cell at the 320 px input
+    for a, b in zip(plain, mirrored):
+        assert abs(a.score - b.score) < 1e-4
+        assert abs((a.box[0] + a.box[2]) / 2 - (w - (b.box[0] + b.box[2]) / 2)) <= cell
+        assert abs((a.box[1] + a.box[3]) / 2 - (b.box[1] + b.box[3]) / 2) <= cell

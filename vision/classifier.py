@@ -58,10 +58,21 @@ def classify_boxes(rgb: np.ndarray, boxes, turns: int | None = None) -> list[Kin
     return out
 
 
-def read_confidence(rgb: np.ndarray, dets) -> list[float]:
-    """How surely each detection reads as some tile kind (top probability, one turn): a cheap
-    plausibility check for a candidate view of the photo."""
-    return [float(r.probs.max()) for r in classify_boxes(rgb, [d.box for d in dets], turns=1)]
+def read_confidence(views) -> list[list[float]]:
+    """How surely each detection reads as some tile kind (top probability, one turn), for
+    several (image, detections) views at once: a cheap plausibility check of candidate views
+    of a photo. All crops go through the classifier in one batch."""
+    cfg = models.settings()
+    size, context = cfg.get("crop_size", CROP_SIZE), cfg.get("crop_context", CONTEXT)
+    crops = [square_crop(rgb, d.box, size, context) for rgb, dets in views for d in dets]
+    if not crops:
+        return [[] for _ in views]
+    top = [float(r.probs.max()) for r in classify_crops(np.stack(crops))]
+    out, i = [], 0
+    for _, dets in views:
+        out.append(top[i:i + len(dets)])
+        i += len(dets)
+    return out
 
 
 def angle_for(read: KindRead, box) -> int:

@@ -2,8 +2,11 @@
 
 The image is letterboxed to ``det_size`` on its long side (padded to a multiple of 32, not
 to a square, so a 4:3 photo costs 3/4 of a square one); the model returns a centre heatmap,
-log box sizes and sub-cell offsets at stride 4. Peaks are 3x3 local maxima above the score
-threshold, followed by a box NMS for the rare double peak on one tile."""
+log box sizes and sub-cell offsets at stride 4. With ``det_flip`` (the shipped setting) the
+mirrored image is run too and its heat map and sizes, mirrored back, are averaged in (CenterNet's
+flip test: chinese-v4 valid detection precision 0.980 -> 0.985, synthetic 0.928 -> 0.942, for one
+more small pass). Peaks are 3x3 local maxima above the score threshold, followed by a box NMS for
+the rare double peak on one tile."""
 
 from __future__ import annotations
 
@@ -57,16 +60,24 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, containment: float = 
 
 
 def detect(rgb: np.ndarray, det_size: int | None = None, threshold: float | None = None,
-           max_tiles: int = 300) -> list[Detection]:
-    """Tiles in an RGB uint8 image, best first."""
+           max_tiles: int = 300, flip: bool | None = None) -> list[Detection]:
+    """Tiles in an RGB uint8 image, best first. ``flip``: run the flip test (default: the
+    ``det_flip`` setting)."""
     import cv2
 
     cfg = models.settings()
     det_size = det_size or cfg.get("det_size", 512)
     threshold = cfg.get("det_threshold", 0.3) if threshold is None else threshold
     x, s = _prepare(rgb, det_size)
-    hm, wh, off = models.session(models.DETECTOR).run(None, {"image": x})
+    sess = models.session(models.DETECTOR)
+    hm, wh, off = sess.run(None, {"image": x})
     heat = 1.0 / (1.0 + np.exp(-hm[0, 0]))
+    if cfg.get("det_flip", False) if flip is None else flip:
+        # flip test (as in CenterNet): the mirrored photo's heat map and sizes, mirrored back
+        # (the canvas width is a multiple of the stride, so cells line up), averaged in
+        hm_f, wh_f, _ = sess.run(None, {"image": np.ascontiguousarray(x[..., ::-1])})
+        heat = (heat + 1.0 / (1.0 + np.exp(-hm_f[0, 0, :, ::-1]))) / 2
+        wh = (wh + wh_f[..., ::-1]) / 2
     peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
     ys, xs = np.nonzero(peaks)
     if ys.size == 0:
@@ -111,9 +122,10 @@ def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None) -> Asp
     keeping the aspect); a tile stretched 8:1 is no tile shape the detector or classifier
     knows, but squeezing the photo back restores it.
 
-    Tile evidence is the sum of detection scores, times the mean ``tile_likeness(view, dets)``
-    of the view's ``view_sample`` (8) best detections when a likeness is given (the recognizer
-    passes the classifier's confidence; sampling caps its cost at a few crops per view).
+    Tile evidence is the sum of detection scores, times the mean likeness of the view's
+    ``view_sample`` (8) best detections when ``tile_likeness([(view, dets), ...])`` is given (the
+    recognizer passes the classifier's confidence, all views in one batch; sampling caps the
+    cost at a few crops per view).
     Why weigh: on a photo stretched 9:1 the plain view also yields a row of confident boxes,
     each straddling parts of several stretched tiles; the classifier cannot read them, while
     it reads the tiles of the right squeezed view at once (chinese-v4 valid detection recall
@@ -128,31 +140,32 @@ def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None) -> Asp
     gate, margin = cfg.get("view_gate", 0.7), cfg.get("view_margin", 1.1)
     sample = cfg.get("view_sample", 8)
     h, w = rgb.shape[:2]
-    plain = AspectView(rgb, 1.0, 1.0, detect(rgb))
+    # the views are compared on single passes; the chosen one is detected again with the
+    # flip test (when ``det_flip`` is set), which costs two passes instead of fourteen
+    plain = AspectView(rgb, 1.0, 1.0, detect(rgb, flip=False))
     views = []
     for f in squeezes:
         for fx, fy in ((1.0 / f, 1.0), (1.0, 1.0 / f)):
             nw, nh = max(8, round(w * fx)), max(8, round(h * fy))
             view = cv2.resize(rgb, (nw, nh), interpolation=cv2.INTER_AREA)
-            views.append(AspectView(view, nw / w, nh / h, detect(view)))
+            views.append(AspectView(view, nw / w, nh / h, detect(view, flip=False)))
     if tile_likeness is None:
         best = max([plain] + views, key=lambda v: _evidence(v.detections))
     else:
         rivals = [v for v in views if v.detections
                   and _evidence(v.detections) >= gate * _evidence(plain.detections)]
-        best, best_ev = plain, 0.0
+        best = plain
         if rivals:
-            def weighed(v: AspectView) -> float:
-                if not v.detections:
-                    return 0.0
-                likeness = tile_likeness(v.rgb, v.detections[:sample])   # detections come best first
-                return _evidence(v.detections) * float(np.mean(likeness))
-
-            best_ev = margin * weighed(plain)
-            for v in rivals:
-                ev = weighed(v)
+            # detections come best first: each view is judged on its ``sample`` best boxes
+            likeness = tile_likeness([(v.rgb, v.detections[:sample]) for v in [plain] + rivals])
+            weighed = [_evidence(v.detections) * float(np.mean(k)) if k else 0.0
+                       for v, k in zip([plain] + rivals, likeness)]
+            best_ev = margin * weighed[0]
+            for v, ev in zip(rivals, weighed[1:]):
                 if ev > best_ev:
                     best, best_ev = v, ev
+    if cfg.get("det_flip"):
+        best = AspectView(best.rgb, best.fx, best.fy, detect(best.rgb))
     fine = with_small_tiles(best.rgb, best.detections)
     return best if fine is best.detections else AspectView(best.rgb, best.fx, best.fy, fine)
 

@@ -44,6 +44,8 @@ def main() -> None:
                     help="squeezed views with this share of the plain view's detection evidence are weighed by the classifier")
     ap.add_argument("--view-margin", type=float, default=1.1,
                     help="how much better a squeezed view must read than the plain one to be chosen")
+    ap.add_argument("--no-det-flip", action="store_true",
+                    help="detect without the flip test (the mirrored photo's heat map averaged in)")
     ap.add_argument("--only", choices=["det", "cls"], help="export just this model (the other ONNX file is left as is)")
     args = ap.parse_args()
     wanted = {"det", "cls"} if args.only is None else {args.only}
@@ -83,6 +85,7 @@ def main() -> None:
                 "aspect_squeezes": [int(v) for v in args.aspect_squeezes.split(",") if v.strip()],
                 "fine_det_size": args.fine_det_size or None, "small_tile_px": args.small_tile_px,
                 "view_gate": args.view_gate, "view_margin": args.view_margin, "view_sample": 8,
+                "det_flip": not args.no_det_flip,
                 "crop_context": CONTEXT, "kinds": KINDS})
     cfg_path.write_text(json.dumps(cfg, indent=1) + "\n")
 
