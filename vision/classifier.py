@@ -37,16 +37,21 @@ def classify_crops(crops: np.ndarray, batch: int = 64) -> list[KindRead]:
     return out
 
 
+def _crops(rgb: np.ndarray, boxes) -> np.ndarray:
+    """N x S x S x 3 crops of the boxes at the classifier's input side and context."""
+    cfg = models.settings()
+    size, context = cfg.get("crop_size", CROP_SIZE), cfg.get("crop_context", CONTEXT)
+    return np.stack([square_crop(rgb, b, size, context) for b in boxes])
+
+
 def classify_boxes(rgb: np.ndarray, boxes, turns: int | None = None) -> list[KindRead]:
     """Classify each box's crop. With ``turns`` = 2 or 4 the crop is also classified turned by
     180 (and 90, 270) degrees and the kind probabilities averaged (test-time augmentation);
     the orientation read of each turned copy is turned back before averaging."""
     if not len(boxes):
         return []
-    cfg = models.settings()
-    turns = turns or cfg.get("cls_turns", 1)
-    size, context = cfg.get("crop_size", CROP_SIZE), cfg.get("crop_context", CONTEXT)
-    crops = np.stack([square_crop(rgb, b, size, context) for b in boxes])
+    turns = turns or models.settings().get("cls_turns", 1)
+    crops = _crops(rgb, boxes)
     ks = {1: [0], 2: [0, 2], 4: [0, 1, 2, 3]}[turns]
     reads = [classify_crops(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2)))) for k in ks]
     out = []
@@ -62,12 +67,10 @@ def read_confidence(views) -> list[list[float]]:
     """How surely each detection reads as some tile kind (top probability, one turn), for
     several (image, detections) views at once: a cheap plausibility check of candidate views
     of a photo. All crops go through the classifier in one batch."""
-    cfg = models.settings()
-    size, context = cfg.get("crop_size", CROP_SIZE), cfg.get("crop_context", CONTEXT)
-    crops = [square_crop(rgb, d.box, size, context) for rgb, dets in views for d in dets]
+    crops = [_crops(rgb, [d.box for d in dets]) for rgb, dets in views if dets]
     if not crops:
         return [[] for _ in views]
-    top = [float(r.probs.max()) for r in classify_crops(np.stack(crops))]
+    top = [float(r.probs.max()) for r in classify_crops(np.concatenate(crops))]
     out, i = [], 0
     for _, dets in views:
         out.append(top[i:i + len(dets)])

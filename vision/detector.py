@@ -59,25 +59,37 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, containment: float = 
     return np.array(keep, np.int64)
 
 
-def detect(rgb: np.ndarray, det_size: int | None = None, threshold: float | None = None,
-           max_tiles: int = 300, flip: bool | None = None) -> list[Detection]:
-    """Tiles in an RGB uint8 image, best first. ``flip``: run the flip test (default: the
-    ``det_flip`` setting)."""
+@dataclass
+class _Pass:
+    """One forward pass of the detector: its input canvas, scale and output maps."""
+    x: np.ndarray                 # 1 x 3 x H x W canvas
+    scale: float                  # canvas pixels per image pixel
+    heat: np.ndarray              # H/4 x W/4 tile-centre probability
+    wh: np.ndarray                # 1 x 2 x H/4 x W/4 log sizes
+    off: np.ndarray               # 1 x 2 x H/4 x W/4 sub-cell offsets
+
+
+def _forward(rgb: np.ndarray, det_size: int) -> _Pass:
+    x, s = _prepare(rgb, det_size)
+    hm, wh, off = models.session(models.DETECTOR).run(None, {"image": x})
+    return _Pass(x, s, 1.0 / (1.0 + np.exp(-hm[0, 0])), wh, off)
+
+
+def _flip_tested(p: _Pass) -> _Pass:
+    """The flip test (as in CenterNet): the mirrored canvas's heat map and sizes, mirrored back
+    (the canvas width is a multiple of the stride, so cells line up), averaged in; offsets
+    stay those of the unmirrored pass."""
+    hm_f, wh_f, _ = models.session(models.DETECTOR).run(None, {"image": np.ascontiguousarray(p.x[..., ::-1])})
+    heat = (p.heat + 1.0 / (1.0 + np.exp(-hm_f[0, 0, :, ::-1]))) / 2
+    return _Pass(p.x, p.scale, heat, (p.wh + wh_f[..., ::-1]) / 2, p.off)
+
+
+def _decode(p: _Pass, shape, threshold: float, max_tiles: int = 300) -> list[Detection]:
+    """Peaks of the heat map -> boxes in image pixels, best first."""
     import cv2
 
     cfg = models.settings()
-    det_size = det_size or cfg.get("det_size", 512)
-    threshold = cfg.get("det_threshold", 0.3) if threshold is None else threshold
-    x, s = _prepare(rgb, det_size)
-    sess = models.session(models.DETECTOR)
-    hm, wh, off = sess.run(None, {"image": x})
-    heat = 1.0 / (1.0 + np.exp(-hm[0, 0]))
-    if cfg.get("det_flip", False) if flip is None else flip:
-        # flip test (as in CenterNet): the mirrored photo's heat map and sizes, mirrored back
-        # (the canvas width is a multiple of the stride, so cells line up), averaged in
-        hm_f, wh_f, _ = sess.run(None, {"image": np.ascontiguousarray(x[..., ::-1])})
-        heat = (heat + 1.0 / (1.0 + np.exp(-hm_f[0, 0, :, ::-1]))) / 2
-        wh = (wh + wh_f[..., ::-1]) / 2
+    heat, wh, off = p.heat, p.wh, p.off
     peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
     ys, xs = np.nonzero(peaks)
     if ys.size == 0:
@@ -90,11 +102,26 @@ def detect(rgb: np.ndarray, det_size: int | None = None, threshold: float | None
     cy = (ys + off[0, 1, ys, xs]) * STRIDE
     bw = np.exp(wh[0, 0, ys, xs]) * STRIDE
     bh = np.exp(wh[0, 1, ys, xs]) * STRIDE
-    boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], 1) / s
-    h, w = rgb.shape[:2]
+    boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], 1) / p.scale
+    h, w = shape[:2]
     boxes = np.clip(boxes, 0, [w, h, w, h])
     keep = nms(boxes, scores, cfg.get("nms_iou", 0.6), cfg.get("nms_containment", 0.7))
     return [Detection(tuple(float(v) for v in boxes[i]), float(scores[i])) for i in keep]
+
+
+def _threshold() -> float:
+    return models.settings().get("det_threshold", 0.3)
+
+
+def detect(rgb: np.ndarray, det_size: int | None = None, threshold: float | None = None,
+           max_tiles: int = 300, flip: bool | None = None) -> list[Detection]:
+    """Tiles in an RGB uint8 image, best first. ``flip``: run the flip test (default: the
+    ``det_flip`` setting)."""
+    cfg = models.settings()
+    p = _forward(rgb, det_size or cfg.get("det_size", 512))
+    if cfg.get("det_flip", False) if flip is None else flip:
+        p = _flip_tested(p)
+    return _decode(p, rgb.shape, _threshold() if threshold is None else threshold, max_tiles)
 
 
 @dataclass(frozen=True)
@@ -133,8 +160,7 @@ def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None) -> Asp
     squeezed views with at least ``view_gate`` (0.7) of the plain view's detection evidence
     are weighed, and a squeezed view must beat the plain one by ``view_margin`` (1.1x): an
     unstretched photo keeps its own view unless a squeeze clearly reads better. The squeezed
-    copies are small, so the extra passes cost little. (With the flip test the chosen view's
-    plain pass is run twice; reusing it would save ~10 ms a photo.)"""
+    copies are small, so the extra passes cost little."""
     import cv2
 
     cfg = models.settings()
@@ -142,15 +168,23 @@ def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None) -> Asp
     gate, margin = cfg.get("view_gate", 0.7), cfg.get("view_margin", 1.1)
     sample = cfg.get("view_sample", 8)
     h, w = rgb.shape[:2]
-    # the views are compared on single passes; the chosen one is detected again with the
-    # flip test (when ``det_flip`` is set), which costs two passes instead of fourteen
-    plain = AspectView(rgb, 1.0, 1.0, detect(rgb, flip=False))
+    det_size, threshold = cfg.get("det_size", 512), _threshold()
+    # the views are compared on single passes; only the chosen one gets the flip test's
+    # mirrored pass (when ``det_flip`` is set), its own pass is kept for it
+    passes = {}
+
+    def view_of(image: np.ndarray, fx: float, fy: float) -> AspectView:
+        p = _forward(image, det_size)
+        view = AspectView(image, fx, fy, _decode(p, image.shape, threshold))
+        passes[id(view)] = p
+        return view
+
+    plain = view_of(rgb, 1.0, 1.0)
     views = []
     for f in squeezes:
         for fx, fy in ((1.0 / f, 1.0), (1.0, 1.0 / f)):
             nw, nh = max(8, round(w * fx)), max(8, round(h * fy))
-            view = cv2.resize(rgb, (nw, nh), interpolation=cv2.INTER_AREA)
-            views.append(AspectView(view, nw / w, nh / h, detect(view, flip=False)))
+            views.append(view_of(cv2.resize(rgb, (nw, nh), interpolation=cv2.INTER_AREA), nw / w, nh / h))
     if tile_likeness is None:
         best = max([plain] + views, key=lambda v: _evidence(v.detections))
     else:
@@ -167,7 +201,8 @@ def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None) -> Asp
                 if ev > best_ev:
                     best, best_ev = v, ev
     if cfg.get("det_flip"):
-        best = AspectView(best.rgb, best.fx, best.fy, detect(best.rgb))
+        flipped = _flip_tested(passes[id(best)])
+        best = AspectView(best.rgb, best.fx, best.fy, _decode(flipped, best.rgb.shape, threshold))
     fine = with_small_tiles(best.rgb, best.detections)
     return best if fine is best.detections else AspectView(best.rgb, best.fx, best.fy, fine)
 

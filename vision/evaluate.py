@@ -117,6 +117,19 @@ class Report:
         }
 
 
+def dataset_tokens(folder: Path) -> list[str | None]:
+    """Our kind token for each class of a YOLO folder's data.yaml; None for classes that are
+    ignored ("?" = a tile of unknown kind in our cleaned data, leo's cut-off tiles)."""
+    return [None if n == "?" else token_for_dataset_name(n) for n in read_names(folder)]
+
+
+def labelled_tiles(item, width: float, height: float, tokens: list[str | None]) -> list[tuple[str | None, tuple]]:
+    """(kind or None to ignore, box in pixels) of an image's labels; [] without a label file."""
+    if item.labels is None:
+        return []
+    return [(tokens[c] if c < len(tokens) else None, b) for c, b in read_boxes(item.labels, width, height)]
+
+
 @dataclass
 class PhotoResult:
     """One photo of a labelled folder, read and scored (``score`` is None when unreadable)."""
@@ -133,9 +146,7 @@ def score_folder(folder: Path, limit: int | None = None, progress=None):
     from vision.recognizer import recognize_file
 
     folder = Path(folder)
-    names = read_names(folder)
-    # "?" = a tile of unknown kind (our cleaned data): ignored like a cut-off tile
-    tokens = [None if n == "?" else token_for_dataset_name(n) for n in names]
+    tokens = dataset_tokens(folder)
     pairs = image_label_pairs(folder)[:limit]
     if not pairs:
         raise FileNotFoundError(f"{folder}: no images found in images/ or */images/")
@@ -147,10 +158,7 @@ def score_folder(folder: Path, limit: int | None = None, progress=None):
             yield PhotoResult(item.image, [], None, error=str(exc))
         else:
             seconds = time.perf_counter() - t0
-            gt = []
-            if item.labels is not None:
-                gt = [(tokens[c] if c < len(tokens) else None, b)
-                      for c, b in read_boxes(item.labels, read.width, read.height)]
+            gt = labelled_tiles(item, read.width, read.height, tokens)
             yield PhotoResult(item.image, gt, score_photo(gt, [(t.kind, t.confidence, t.box) for t in read.tiles]),
                               seconds)
         if progress:

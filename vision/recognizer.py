@@ -13,20 +13,30 @@ from vision.errors import ImageError
 from vision.types import PhotoRead, TileRead
 
 
-def _read_tiles(rgb: np.ndarray, timing: dict) -> list[TileRead]:
-    from vision.classifier import angle_for, classify_boxes, ranked, read_confidence
-    from vision.calibration import sharpened, tile_probability
+def detect_and_classify(rgb: np.ndarray, timing: dict | None = None):
+    """The raw reading of a photo: the view the tiles were found in (its detections, with
+    uncalibrated scores) and the classifier's read of each. The recognizer builds its tiles
+    from these; the calibration fit (vision.training.fit_calibration) needs them as they are."""
+    from vision.classifier import classify_boxes, read_confidence
     from vision.detector import detect_any_aspect
 
     t0 = time.perf_counter()
     view = detect_any_aspect(rgb, tile_likeness=read_confidence)
-    dets = view.detections
     t1 = time.perf_counter()
     # read the tiles where they were found: in a squeezed view a stretched tile is tile-shaped again
-    reads = classify_boxes(view.rgb, [d.box for d in dets])
-    t2 = time.perf_counter()
-    timing["detect"] = (t1 - t0) * 1000
-    timing["classify"] = (t2 - t1) * 1000
+    reads = classify_boxes(view.rgb, [d.box for d in view.detections])
+    if timing is not None:
+        timing["detect"] = (t1 - t0) * 1000
+        timing["classify"] = (time.perf_counter() - t1) * 1000
+    return view, reads
+
+
+def _read_tiles(rgb: np.ndarray, timing: dict) -> list[TileRead]:
+    from vision.calibration import sharpened, tile_probability
+    from vision.classifier import angle_for, ranked
+
+    view, reads = detect_and_classify(rgb, timing)
+    dets = view.detections
     cfg = models.settings()
     platt, temperature = cfg.get("det_calibration"), cfg.get("cls_temperature")
     tiles = []

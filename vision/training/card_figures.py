@@ -16,11 +16,8 @@ import datetime
 import json
 from pathlib import Path
 
-import numpy as np
-
 from vision import models
-from vision.evaluate import add_photo, empty_report, score_folder
-from vision.training.eval_by_aspect import median_aspect
+from vision.training.eval_by_aspect import STRETCH_LIMIT, measure_by_aspect
 from vision.training.export import sha256
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,16 +33,11 @@ SETS = [  # (row name, folder, command note)
      "`mjscore eval data/eval/synth_v5_holdout` (`train_v5` images 5000-5199; training reads only the first 1500 images of each batch)"),
 ]
 CARDS = [ROOT / "models" / "tile_detector.md", ROOT / "models" / "tile_classifier.md"]
-STRETCH_LIMIT = 2.2
 
 
 def measure(folder: Path) -> tuple[dict, dict]:
     """(whole report, {"stretched"/"ordinary": report}) as JSON dicts."""
-    total, split = empty_report(), {"stretched": empty_report(), "ordinary": empty_report()}
-    for photo in score_folder(folder):
-        add_photo(total, photo)
-        boxes = np.array([b for _, b in photo.gt]).reshape(-1, 4)
-        add_photo(split["stretched" if median_aspect(boxes) > STRETCH_LIMIT else "ordinary"], photo)
+    total, split = measure_by_aspect(folder)
     return total.to_json(), {k: v.to_json() for k, v in split.items()}
 
 

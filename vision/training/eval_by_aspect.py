@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.evaluate import add_photo, empty_report, score_folder
+from vision.evaluate import Report, add_photo, empty_report, score_folder
 
 
 def median_aspect(boxes: np.ndarray) -> float:
@@ -25,15 +25,25 @@ def median_aspect(boxes: np.ndarray) -> float:
     return float(np.median(np.maximum(w / np.maximum(h, 1e-9), h / np.maximum(w, 1e-9))))
 
 
+STRETCH_LIMIT = 2.2
+
+
+def measure_by_aspect(folder: Path, limit: float = STRETCH_LIMIT) -> tuple[Report, dict[str, Report]]:
+    """(report over the whole folder, {"stretched" / "ordinary": report}) from one pass."""
+    total, groups = empty_report(), {"stretched": empty_report(), "ordinary": empty_report()}
+    for photo in score_folder(folder):
+        add_photo(total, photo)
+        boxes = np.array([b for _, b in photo.gt]).reshape(-1, 4)
+        add_photo(groups["stretched" if median_aspect(boxes) > limit else "ordinary"], photo)
+    return total, groups
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folder", type=Path)
-    ap.add_argument("--limit", type=float, default=2.2)
+    ap.add_argument("--limit", type=float, default=STRETCH_LIMIT)
     args = ap.parse_args()
-    groups = {"stretched": empty_report(), "ordinary": empty_report()}
-    for photo in score_folder(args.folder):
-        boxes = np.array([b for _, b in photo.gt]).reshape(-1, 4)
-        add_photo(groups["stretched" if median_aspect(boxes) > args.limit else "ordinary"], photo)
+    _, groups = measure_by_aspect(args.folder, args.limit)
     for key, report in groups.items():
         r = report.to_json()
         print(f"{key}: {r['photos']} photos, {r['tiles']} tiles: detection recall {r['detection_recall']:.3f} "

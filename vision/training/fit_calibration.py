@@ -23,24 +23,19 @@ from vision.kinds import KINDS
 def collect(folder: Path, limit: int | None = None) -> dict[str, np.ndarray]:
     """Per detection of the shipped recognizer: raw detection score, raw kind probabilities,
     whether it matches a labelled box (IoU >= 0.5) and that box's kind index (-1: none/ignored)."""
-    from vision.classifier import classify_boxes, read_confidence
-    from vision.detector import detect_any_aspect
-    from vision.evaluate import IOU, iou_matrix
+    from vision.evaluate import IOU, dataset_tokens, iou_matrix, labelled_tiles
     from vision.imageio import load_image
-    from vision.kinds import token_for_dataset_name
-    from vision.yolo import image_label_pairs, read_boxes, read_names
+    from vision.recognizer import detect_and_classify
+    from vision.yolo import image_label_pairs
 
-    names = read_names(folder)
-    tokens = [None if n == "?" else token_for_dataset_name(n) for n in names]
+    tokens = dataset_tokens(folder)
     scores, probs, matched, truth = [], [], [], []
     for item in image_label_pairs(folder)[:limit]:
         rgb = load_image(item.image).rgb
-        h, w = rgb.shape[:2]
-        gt = [(tokens[c] if c < len(tokens) else None, b) for c, b in read_boxes(item.labels, w, h)] if item.labels else []
-        view = detect_any_aspect(rgb, tile_likeness=read_confidence)
+        gt = labelled_tiles(item, rgb.shape[1], rgb.shape[0], tokens)
+        view, reads = detect_and_classify(rgb)
         if not view.detections:
             continue
-        reads = classify_boxes(view.rgb, [d.box for d in view.detections])
         boxes = np.array([view.to_photo(d.box) for d in view.detections])
         ious = iou_matrix(boxes, np.array([b for _, b in gt], float).reshape(-1, 4))
         for i, (det, read) in enumerate(zip(view.detections, reads)):
