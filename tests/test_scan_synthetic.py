@@ -42,7 +42,8 @@ def _context(notation: str):
 
 
 def test_bundled_scenes_cover_the_layouts():
-    assert len(SCENES) >= 6
+    assert len(SCENES) >= 18
+    assert sum(name.startswith("kong_bonus_") for name in BY_NAME) == 12
     assert all(s.photo.exists() and s.tiles for s in SCENES)
 
 
@@ -87,10 +88,11 @@ def test_photo_to_hand_end_to_end(name):
 
 
 def test_bundled_scenes_read_exactly_floor():
-    """Photo in, exact hand out: with the session-4 models the turned all-concealed hand and the
-    upside-down photo with two exposed sets (a kong and a chow with a sideways tile) read
-    exactly, and their scores equal the typed-in hand's. The others still lose a face-down or
-    small tile (scene_eval: 37 of 100 hands exact)."""
+    """Photo in, exact hand out: with the session-5 models 7 of the 18 bundled scenes read
+    exactly (the turned all-concealed hand, the upside-down photo with an exposed kong and a
+    sideways chow, and 5 of the 12 kong-and-bonus scenes, fixed before they were read), and
+    their scores equal the typed-in hand's. Among them are hands with exposed sets and a hand
+    with a declared concealed kong laid with face-down ends plus bonus tiles."""
     exact = []
     for name, scene in sorted(BY_NAME.items()):
         truth = _readable_truth(scene)
@@ -100,5 +102,7 @@ def test_bundled_scenes_read_exactly_floor():
             typed = score_request(build_request(split_notation(truth), ctx))
             assert res.valid == typed["valid"] and res.final == typed.get("final"), name
             exact.append(name)
-    assert len(exact) >= 2, exact
+    assert len(exact) >= 7, exact
     assert any(canonical(BY_NAME[n].notation)[0] for n in exact), "one read exactly has exposed sets"
+    kong_and_bonus = [n for n in exact if "{X" in BY_NAME[n].notation and canonical(BY_NAME[n].notation)[3]]
+    assert kong_and_bonus, "one read exactly has a face-down concealed kong and bonus tiles"

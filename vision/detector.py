@@ -84,13 +84,13 @@ def _flip_tested(p: _Pass) -> _Pass:
     return _Pass(p.x, p.scale, heat, (p.wh + wh_f[..., ::-1]) / 2, p.off)
 
 
-def _decode(p: _Pass, shape, threshold: float, max_tiles: int = 300) -> list[Detection]:
-    """Peaks of the heat map -> boxes in image pixels, best first."""
+def _decode(p: _Pass, shape, threshold: float, max_tiles: int = 300, below: float = np.inf) -> list[Detection]:
+    """Peaks of the heat map (``threshold`` <= score < ``below``) -> boxes in image pixels, best first."""
     import cv2
 
     cfg = models.settings()
     heat, wh, off = p.heat, p.wh, p.off
-    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
+    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold) & (heat < below)
     ys, xs = np.nonzero(peaks)
     if ys.size == 0:
         return []
@@ -117,11 +117,25 @@ def detect(rgb: np.ndarray, det_size: int | None = None, threshold: float | None
            max_tiles: int = 300, flip: bool | None = None) -> list[Detection]:
     """Tiles in an RGB uint8 image, best first. ``flip``: run the flip test (default: the
     ``det_flip`` setting)."""
+    return detect_with_weak(rgb, det_size, threshold, max_tiles, flip)[0]
+
+
+def detect_with_weak(rgb: np.ndarray, det_size: int | None = None, threshold: float | None = None,
+                     max_tiles: int = 300, flip: bool | None = None) -> tuple[list[Detection], list[Detection]]:
+    """:func:`detect`, plus the weak peaks under the threshold (``weak_threshold`` in
+    recognizer.json; none when it is not set)."""
     cfg = models.settings()
     p = _forward(rgb, det_size or cfg.get("det_size", 512))
     if cfg.get("det_flip", False) if flip is None else flip:
         p = _flip_tested(p)
-    return _decode(p, rgb.shape, _threshold() if threshold is None else threshold, max_tiles)
+    threshold = _threshold() if threshold is None else threshold
+    return _decode(p, rgb.shape, threshold, max_tiles), _weak(p, rgb.shape, threshold)
+
+
+def _weak(p: _Pass, shape, threshold: float) -> list[Detection]:
+    cfg = models.settings()
+    floor = cfg.get("weak_threshold")
+    return _decode(p, shape, floor, max_tiles=cfg.get("weak_max", 40), below=threshold) if floor else []
 
 
 @dataclass(frozen=True)
@@ -132,6 +146,8 @@ class AspectView:
     fx: float
     fy: float
     detections: list[Detection]           # boxes in view pixels
+    weak: tuple = ()                      # peaks from ``weak_threshold`` up to the threshold
+                                          # (candidates for vision.row_support), view pixels
 
     def to_photo(self, box) -> tuple[float, float, float, float]:
         x1, y1, x2, y2 = box
@@ -200,34 +216,37 @@ def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None) -> Asp
             for v, ev in zip(rivals, weighed[1:]):
                 if ev > best_ev:
                     best, best_ev = v, ev
+    chosen = passes[id(best)]
     if cfg.get("det_flip"):
-        flipped = _flip_tested(passes[id(best)])
-        best = AspectView(best.rgb, best.fx, best.fy, _decode(flipped, best.rgb.shape, threshold))
-    fine = with_small_tiles(best.rgb, best.detections)
-    return best if fine is best.detections else AspectView(best.rgb, best.fx, best.fy, fine)
+        chosen = _flip_tested(chosen)
+        best = AspectView(best.rgb, best.fx, best.fy, _decode(chosen, best.rgb.shape, threshold))
+    fine, weak = with_small_tiles(best.rgb, best.detections, _weak(chosen, best.rgb.shape, threshold))
+    return AspectView(best.rgb, best.fx, best.fy, fine, tuple(weak))
 
 
-def with_small_tiles(rgb: np.ndarray, dets: list[Detection]) -> list[Detection]:
+def with_small_tiles(rgb: np.ndarray, dets: list[Detection], weak: list[Detection] = ()) -> tuple[list, list]:
     """Second, finer pass for photos of small tiles. At ``det_size`` a tile under
     ``small_tile_px`` (26) pixels is often lost, while at a finer input the detector finds it
     but also sees more clutter. So when the tiles found are small (median under
     1.1 x ``small_tile_px``, or fewer than 3 found), the photo is detected again at
     ``fine_det_size`` (544) and the small boxes come from that pass, the big ones from the
-    first (scale-aware merging, as in SNIP); photos of normal-sized tiles cost nothing extra."""
+    first (scale-aware merging, as in SNIP); photos of normal-sized tiles cost nothing extra.
+    Returns the detections and the weak peaks (``weak``, or the finer pass's when it ran)."""
     cfg = models.settings()
     fine_size, small = cfg.get("fine_det_size"), cfg.get("small_tile_px", 26)
     h, w = rgb.shape[:2]
     det_size = cfg.get("det_size", 512)
     if not fine_size or max(h, w) <= det_size:
-        return dets
+        return dets, list(weak)
     k = det_size / max(h, w)
     long_side = lambda d: max(d.box[2] - d.box[0], d.box[3] - d.box[1]) * k   # noqa: E731
     if len(dets) >= 3 and float(np.median([long_side(d) for d in dets])) >= 1.1 * small:
-        return dets
+        return dets, list(weak)
+    fine, fine_weak = detect_with_weak(rgb, det_size=fine_size)
     merged = [d for d in dets if long_side(d) >= 0.8 * small]
-    merged += [d for d in detect(rgb, det_size=fine_size) if long_side(d) < small]
+    merged += [d for d in fine if long_side(d) < small]
     if not merged:
-        return dets
+        return dets, list(weak)
     boxes = np.array([d.box for d in merged]); scores = np.array([d.score for d in merged])
     keep = nms(boxes, scores, cfg.get("nms_iou", 0.6), cfg.get("nms_containment", 0.7))
-    return [merged[i] for i in keep]
+    return [merged[i] for i in keep], fine_weak

@@ -27,13 +27,22 @@ SAMPLES = [
     ("three_dragons_diagonal.jpg", "[WhWhWh] [GGG] [RRR] 345s 2p +2p / f3", 16, 2, 135.0, False, 0),
 ]
 
+# A family fixed before it was ever read (session 5): six hands with a declared concealed kong
+# (face-down ends) and bonus tiles, each laid in one row and in two rows, random rotation, flat.
+# All twelve are bundled, read exactly or not: the share read exactly is a figure, not a choice.
+KONG_AND_BONUS = ["{X55sX} [222m] 345p 678p 9s +9s / f1 j2", "{XEEX} 123m 456m 789m 5p +5p / f2 j3",
+                  "{X88pX} [RRR] 234s 66s 78m +9m / j1", "{X33mX} [678s] 111p 456s N +N / f3 f4",
+                  "{X99sX} [EEE] 123p 456p 2m +2m / f4 j4", "{X11pX} 234m 567m 345s 8s +8s / j1 j3"]
+SAMPLES += [(f"kong_bonus_{i}_{rows}row.jpg", notation, 100 + 10 * i + rows, rows, None, False, None)
+            for i, notation in enumerate(KONG_AND_BONUS) for rows in (1, 2)]
+
 
 def main(argv: list[str] | None = None) -> int:
     import cv2
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=REPO / "samples" / "synthetic")
-    ap.add_argument("--size", type=int, default=800)
+    ap.add_argument("--size", type=int, default=720)
     ap.add_argument("--quality", type=int, default=80)
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)

@@ -22,6 +22,7 @@ from vision.kinds import KINDS, KIND_INDEX
 from vision.training.common import (image_files, load_rgb, save_ckpt, setup_torch, yolo_boxes,
                                     yolo_names)
 
+GRAYSCALE_SHARE = 0.0           # set by --grayscale (0.15 from stage 13 on)
 STORE = 62                      # cached crops are a bit larger than the input for jitter
 STORE_CONTEXT = CONTEXT * STORE / CROP_SIZE
 CACHE = Path("data/cache")
@@ -159,6 +160,13 @@ def augment(torch, x, orient_known, rng, train=True):
                                   align_corners=False)
             out[idx] = F.interpolate(small, size=(CROP_SIZE, CROP_SIZE), mode="bilinear",
                                      align_corners=False)
+        # grey some (GRAYSCALE_SHARE): a kind must be read from its shape, since other sets print
+        # the same face in other colours (a black-ink red dragon, blue man numerals)
+        grey = rng.random(n) < GRAYSCALE_SHARE
+        if grey.any():
+            idx = torch.from_numpy(np.nonzero(grey)[0])
+            lum = (out[idx] * torch.tensor([0.299, 0.587, 0.114]).view(1, 3, 1, 1)).sum(1, keepdim=True)
+            out[idx] = lum.expand(-1, 3, -1, -1)
         out = out + torch.randn_like(out) * float(rng.uniform(0, 0.04))
     out = out.clamp(0, 1) * 2 - 1
     orient = torch.where(torch.from_numpy(orient_known) >= 0, k, torch.full_like(k, -1))
@@ -190,12 +198,20 @@ def main() -> None:
     ap.add_argument("--boost", action="append", default=[], metavar="FOLDER=FACTOR",
                     help="draw the crops of one synthetic batch (folder name under data/synth) FACTOR "
                          "times as often within the synthetic share, e.g. --boost train_v11=4")
+    ap.add_argument("--grayscale", type=float, default=0.0,
+                    help="share of training crops turned grey (stage 13: 0.15), so faces are read by shape")
+    ap.add_argument("--shares", default="real=0.5,art=0.1,synth=0.4",
+                    help="how the draws split between real photos, rendered art and synthetic scenes "
+                         "(stage 13: real=0.4,art=0.1,synth=0.5: more sets than the one real set)")
     ap.add_argument("--arch", choices=["small", "lite"], default="small",
                     help="small: CNN from scratch; lite: ImageNet EfficientNet-Lite0 (generalises to unseen sets)")
     ap.add_argument("--crop-size", type=int, default=CROP_SIZE,
                     help="input side in px (the runtime reads it from recognizer.json); 48 or 64")
     args = ap.parse_args()
     boost = {k: float(v) for k, v in (b.split("=", 1) for b in args.boost)}
+    global GRAYSCALE_SHARE
+    GRAYSCALE_SHARE = args.grayscale
+    shares = {k: float(v) for k, v in (b.split("=", 1) for b in args.shares.split(","))}
     configure(args.crop_size)
     torch = setup_torch(args.threads)
     from vision.training.nets import build_classifier
@@ -204,10 +220,10 @@ def main() -> None:
     (tx, ty, to, src, folder_of), (vx, vy) = load_data(not args.no_synth)
     print(f"train crops {len(ty)} valid crops {len(vy)} per kind {np.bincount(ty, minlength=len(KINDS)).tolist()}",
           flush=True)
-    # per source (real photos 50 %, art 10 %, synthetic scenes 40 %), within it rarer kinds
+    # per source (--shares; default real photos 50 %, art 10 %, synthetic scenes 40 %), within it rarer kinds
     # drawn more often (1 / sqrt(count))
     w = np.zeros(len(ty))
-    share = {0: 0.5, 1: 0.1, 2: 0.4}
+    share = {0: shares["real"], 1: shares["art"], 2: shares["synth"]}
     for s_id in np.unique(src):
         sel = src == s_id
         counts = np.bincount(ty[sel], minlength=len(KINDS)).astype(float)

@@ -1,0 +1,45 @@
+"""Weak detections kept only where a row of found tiles goes on (vision.row_support)."""
+
+from vision.row_support import continues_a_row, supported_weak
+
+
+def _row(n, x0=100, y=50, w=30, h=40, gap=0):
+    return [(x0 + i * (w + gap), y, x0 + i * (w + gap) + w, y + h) for i in range(n)]
+
+
+def test_a_box_one_pitch_past_the_row_end_continues_it():
+    row = _row(3)
+    assert continues_a_row((190, 50, 220, 90), row)          # right after the third tile
+    assert continues_a_row((70, 51, 100, 91), row)           # right before the first
+
+
+def test_off_line_far_or_odd_sized_boxes_do_not():
+    row = _row(3)
+    assert not continues_a_row((190, 100, 220, 140), row)    # below the row
+    assert not continues_a_row((260, 50, 290, 90), row)      # two pitches away
+    assert not continues_a_row((190, 50, 250, 130), row)     # twice the size
+    assert not continues_a_row((130, 50, 160, 90), row)      # on a found tile
+    assert not continues_a_row((190, 50, 220, 90), row[:1])  # one tile is no row
+
+
+def test_a_turned_row_is_followed_along_its_own_direction():
+    # tiles stepping 30 right and 20 down (a hand photographed at an angle)
+    row = [(100 + 30 * i, 100 + 20 * i, 130 + 30 * i, 140 + 20 * i) for i in range(3)]
+    assert continues_a_row((190, 160, 220, 200), row)
+    assert not continues_a_row((190, 100, 220, 140), row)
+
+
+def test_a_run_of_backs_is_kept_box_by_box_and_only_faceless_reads():
+    row = _row(2, x0=160)                                    # two face-up tiles found
+    weak = [(130, 50, 160, 90), (100, 50, 130, 90), (220, 50, 250, 90), (400, 50, 430, 90)]
+    reads = {weak[0]: ("X", 0.95), weak[1]: ("X", 0.9), weak[2]: ("5p", 0.99), weak[3]: ("X", 0.99)}
+    calls = []
+
+    def read(boxes):
+        calls.append(list(boxes))
+        return [reads[b] for b in boxes]
+
+    kept = supported_weak(weak, row, read, 0.6)
+    assert kept == [0, 1]          # the second back is vouched for by the first; a face is not kept
+    assert weak[3] not in sum(calls, [])                     # the far box is never read
+    assert supported_weak(weak, row, read, 0.97) == []       # unsure reads are not kept

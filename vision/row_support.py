@@ -1,0 +1,74 @@
+"""Weak detections that a row of found tiles vouches for.
+
+Why: the detector under-fires on tiles with no face to see (the face-down ends of a declared
+concealed kong, a blank white dragon): on synthetic hands their heat peaks at 0.2-0.45 with the
+right box size, under the 0.5 threshold, while lowering the threshold for all peaks lets clutter
+in. A tile of a laid-out hand, though, rarely lies alone: it continues a row. A weak peak is
+kept when (1) it sits where the next tile of a row of found tiles would be (one pitch on from
+a found tile, along the line to that tile's nearest neighbour), (2) its box has that tile's
+size, and (3) the classifier reads it as a faceless kind (``X`` or ``Wh``) with at least
+``weak_min_probability``. Kept peaks can vouch for the next ones (a run of backs).
+Pure geometry here; the recognizer supplies the classifier's reads."""
+
+from __future__ import annotations
+
+import numpy as np
+
+# kinds whose faces give the detector little to fire on
+FACELESS = ("X", "Wh")
+
+
+def _centre(box) -> np.ndarray:
+    return np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+
+
+def _size(box) -> np.ndarray:
+    return np.array([box[2] - box[0], box[3] - box[1]])
+
+
+def _overlaps(box, tiles: list) -> bool:
+    """The centre of ``box`` lies inside one of ``tiles`` (the same tile found twice)."""
+    c = _centre(box)
+    return any(t[0] <= c[0] <= t[2] and t[1] <= c[1] <= t[3] for t in tiles)
+
+
+def continues_a_row(box, tiles: list, pitch_tolerance: float = 0.25, size_tolerance: float = 0.3) -> bool:
+    """True when ``box`` is where a row of ``tiles`` (boxes) goes on: one pitch on from a tile,
+    away from that tile's nearest neighbour and in line with the two, and of that tile's size."""
+    if len(tiles) < 2 or _overlaps(box, tiles):
+        return False
+    centres = np.array([_centre(t) for t in tiles])
+    c, s = _centre(box), _size(box)
+    for i, t in enumerate(tiles):
+        if np.any(np.abs(np.log(np.maximum(s, 1e-6) / np.maximum(_size(t), 1e-6))) > np.log1p(size_tolerance)):
+            continue
+        d = np.linalg.norm(centres - centres[i], axis=1)
+        d[i] = np.inf
+        j = int(np.argmin(d))
+        pitch = centres[i] - centres[j]              # the row's step, pointing away from the neighbour
+        step = float(np.linalg.norm(pitch))
+        if step > 0 and np.linalg.norm(c - (centres[i] + pitch)) <= pitch_tolerance * step:
+            return True
+    return False
+
+
+def supported_weak(weak_boxes: list, tiles: list, read, min_probability: float) -> list[int]:
+    """Indices of weak boxes to keep: those that continue a row of ``tiles`` (found boxes) and
+    that ``read(boxes) -> [(kind, probability)]`` reads as a faceless kind with at least
+    ``min_probability``; repeated, so a kept box can vouch for the next one (only boxes the
+    geometry allows are read)."""
+    found = list(tiles)
+    kept: list[int] = []
+    left = list(range(len(weak_boxes)))
+    while left:
+        near = [i for i in left if continues_a_row(weak_boxes[i], found)]
+        if not near:
+            break
+        reads = read([weak_boxes[i] for i in near])
+        new = [i for i, (kind, p) in zip(near, reads) if kind in FACELESS and p >= min_probability]
+        left = [i for i in left if i not in near]
+        if not new:
+            break
+        kept += new
+        found += [weak_boxes[i] for i in new]
+    return sorted(kept)
