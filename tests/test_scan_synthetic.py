@@ -72,8 +72,8 @@ def test_true_tiles_score_like_the_hand_typed_in(name):
 def test_photo_to_hand_end_to_end(name):
     """The whole pipeline on the JPEG with the shipped recognizer: the exact hand and its
     score, or, where the recognizer misreads, a result that says so (doubtful tiles, layout
-    notes or no valid hand): never a wrong hand presented as certain. (The session-4 recognizer
-    reads 2 of the 6 exactly, see the floor below; the accuracy figures come from
+    notes or no valid hand): never a wrong hand presented as certain. (The session-5 recognizer
+    reads 7 of the 18 exactly, see the floor below; the accuracy figures come from
     ``python -m handscan.scene_eval``.)"""
     scene = BY_NAME[name]
     truth = _readable_truth(scene)
