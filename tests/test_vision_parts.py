@@ -114,3 +114,16 @@ def test_flip_test_detection_sees_a_mirrored_photo_the_same_way():
         assert abs(a.score - b.score) < 1e-4
         assert abs((a.box[0] + a.box[2]) / 2 - (w - (b.box[0] + b.box[2]) / 2)) <= cell
         assert abs((a.box[1] + a.box[3]) / 2 - (b.box[1] + b.box[3]) / 2) <= cell
+
+
+def test_name_factor_options_parse_lists_and_repeats_and_reject_junk():
+    import pytest
+
+    from vision.training.common import name_factors
+
+    assert name_factors(["train_v10=4", "train_v9=2"]) == {"train_v10": 4.0, "train_v9": 2.0}
+    assert name_factors("real=0.4, art=0.1,synth=0.5") == {"real": 0.4, "art": 0.1, "synth": 0.5}
+    assert name_factors("") == {}
+    for bad in ("X4", "X=four"):
+        with pytest.raises(ValueError):
+            name_factors(bad)

@@ -21,36 +21,41 @@ def detect_and_classify(rgb: np.ndarray, timing: dict | None = None):
     from vision.detector import detect_any_aspect
 
     t0 = time.perf_counter()
-    view = with_row_supported(detect_any_aspect(rgb, tile_likeness=read_confidence))
+    view = detect_any_aspect(rgb, tile_likeness=read_confidence)
     t1 = time.perf_counter()
     # read the tiles where they were found: in a squeezed view a stretched tile is tile-shaped again
     reads = classify_boxes(view.rgb, [d.box for d in view.detections])
+    view, reads = with_row_supported(view, reads)
     if timing is not None:
         timing["detect"] = (t1 - t0) * 1000
         timing["classify"] = (time.perf_counter() - t1) * 1000
     return view, reads
 
 
-def with_row_supported(view):
-    """The view with the weak peaks that continue a row of found tiles and read as faceless
-    tiles added to its detections (``weak_min_probability`` in recognizer.json; see
-    vision.row_support for why)."""
+def with_row_supported(view, reads: list):
+    """The view and reads with the weak peaks added that continue a row of found tiles and
+    read as faceless tiles (``weak_min_probability`` in recognizer.json; see vision.row_support
+    for why). Each weak box is read once; the reads of those kept are reused."""
     from vision.classifier import classify_boxes, ranked
     from vision.detector import AspectView
     from vision.row_support import supported_weak
 
     min_p = models.settings().get("weak_min_probability")
     if not view.weak or not min_p:
-        return view
+        return view, reads
+    weak_boxes = [d.box for d in view.weak]
+    weak_reads = {}
 
     def read(boxes):
-        return [ranked(r)[0] for r in classify_boxes(view.rgb, boxes)]
+        for box, r in zip(boxes, classify_boxes(view.rgb, boxes)):
+            weak_reads[box] = r
+        return [ranked(weak_reads[box])[0] for box in boxes]
 
-    weak_boxes = [d.box for d in view.weak]
     kept = supported_weak(weak_boxes, [d.box for d in view.detections], read, min_p)
     if not kept:
-        return view
-    return AspectView(view.rgb, view.fx, view.fy, view.detections + [view.weak[i] for i in kept], view.weak)
+        return view, reads
+    view = AspectView(view.rgb, view.fx, view.fy, view.detections + [view.weak[i] for i in kept], view.weak)
+    return view, reads + [weak_reads[weak_boxes[i]] for i in kept]
 
 
 def _read_tiles(rgb: np.ndarray, timing: dict) -> list[TileRead]:

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from vision.kinds import KINDS
+from vision.training.common import name_factors
 from .scene import LAYOUTS
 
 
@@ -108,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     layouts = tuple(v.strip() for v in args.layouts.split(",") if v.strip())
     try:
-        favour = {k.strip(): float(v) for k, v in (item.split("=", 1) for item in args.favour.split(",") if item.strip())}
+        favour = name_factors(args.favour)
     except ValueError:
         ap.error(f"--favour: expected KIND=FACTOR,... (e.g. X=4,Wh=3), got {args.favour!r}")
     bad = [k for k, f in favour.items() if k not in KINDS or f <= 0]

@@ -7,6 +7,19 @@ from pathlib import Path
 import numpy as np
 
 
+def name_factors(items: str | list[str]) -> dict[str, float]:
+    """``NAME=FACTOR`` options (``--boost a=2 --boost b=3``, or ``a=2,b=3``) as a dict.
+    Raises ValueError on an item without ``=`` or with a factor that is not a number."""
+    parts = [p.strip() for item in ([items] if isinstance(items, str) else items) for p in item.split(",")]
+    out = {}
+    for part in filter(None, parts):
+        name, sep, factor = part.partition("=")
+        if not sep:
+            raise ValueError(f"expected NAME=FACTOR, got {part!r}")
+        out[name.strip()] = float(factor)
+    return out
+
+
 def setup_torch(threads: int = 2):
     import torch
 

@@ -19,10 +19,9 @@ import numpy as np
 
 from vision.crops import CONTEXT, CROP_SIZE, square_crop
 from vision.kinds import KINDS, KIND_INDEX
-from vision.training.common import (image_files, load_rgb, save_ckpt, setup_torch, yolo_boxes,
-                                    yolo_names)
+from vision.training.common import (image_files, load_rgb, name_factors, save_ckpt, setup_torch,
+                                    yolo_boxes, yolo_names)
 
-GRAYSCALE_SHARE = 0.0           # set by --grayscale (0.15 from stage 13 on)
 STORE = 62                      # cached crops are a bit larger than the input for jitter
 STORE_CONTEXT = CONTEXT * STORE / CROP_SIZE
 CACHE = Path("data/cache")
@@ -110,9 +109,10 @@ def load_data(with_synth: bool = True):
             np.concatenate(parts_src), np.concatenate(parts_folder)), (vx, vy)
 
 
-def augment(torch, x, orient_known, rng, train=True):
+def augment(torch, x, orient_known, rng, train=True, grey_share: float = 0.0):
     """Batch augmentation on uint8 NHWC crops of size STORE -> float NCHW CROP_SIZE, plus the
-    quarter turn applied (the orientation label) per sample."""
+    quarter turn applied (the orientation label) per sample; ``grey_share`` of the crops are
+    turned grey (``--grayscale``)."""
     import torch.nn.functional as F
 
     n = x.shape[0]
@@ -160,9 +160,9 @@ def augment(torch, x, orient_known, rng, train=True):
                                   align_corners=False)
             out[idx] = F.interpolate(small, size=(CROP_SIZE, CROP_SIZE), mode="bilinear",
                                      align_corners=False)
-        # grey some (GRAYSCALE_SHARE): a kind must be read from its shape, since other sets print
+        # grey some: a kind must be read from its shape, since other sets print
         # the same face in other colours (a black-ink red dragon, blue man numerals)
-        grey = rng.random(n) < GRAYSCALE_SHARE
+        grey = rng.random(n) < grey_share
         if grey.any():
             idx = torch.from_numpy(np.nonzero(grey)[0])
             lum = (out[idx] * torch.tensor([0.299, 0.587, 0.114]).view(1, 3, 1, 1)).sum(1, keepdim=True)
@@ -208,10 +208,10 @@ def main() -> None:
     ap.add_argument("--crop-size", type=int, default=CROP_SIZE,
                     help="input side in px (the runtime reads it from recognizer.json); 48 or 64")
     args = ap.parse_args()
-    boost = {k: float(v) for k, v in (b.split("=", 1) for b in args.boost)}
-    global GRAYSCALE_SHARE
-    GRAYSCALE_SHARE = args.grayscale
-    shares = {k: float(v) for k, v in (b.split("=", 1) for b in args.shares.split(","))}
+    boost = name_factors(args.boost)
+    shares = name_factors(args.shares)
+    if sorted(shares) != ["art", "real", "synth"]:
+        ap.error(f"--shares: expected real=..,art=..,synth=.., got {args.shares!r}")
     configure(args.crop_size)
     torch = setup_torch(args.threads)
     from vision.training.nets import build_classifier
@@ -257,7 +257,7 @@ def main() -> None:
         t0, run_loss = time.time(), 0.0
         for step in range(steps_per_epoch):
             idx = rng.choice(len(ty), args.batch, p=w)
-            xb, ob = augment(torch, tx[idx], to[idx], rng)
+            xb, ob = augment(torch, tx[idx], to[idx], rng, grey_share=args.grayscale)
             xb = xb.contiguous(memory_format=torch.channels_last)
             yb = torch.from_numpy(ty[idx])
             kl, ol = model(xb)

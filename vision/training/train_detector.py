@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.training.common import image_files, load_rgb, save_ckpt, setup_torch, yolo_boxes
+from vision.training.common import image_files, load_rgb, name_factors, save_ckpt, setup_torch, yolo_boxes
 
 CACHE = Path("data/cache")
 SIDE = 512      # images are cached letterboxed into SIDE x SIDE
@@ -181,7 +181,7 @@ def main() -> None:
                     help="draw a synthetic batch (folder name under data/synth) FACTOR times as often, "
                          "e.g. --boost train_v8=4 when fine-tuning on a new kind of scene")
     args = ap.parse_args()
-    boost = {k: float(v) for k, v in (b.split("=", 1) for b in args.boost)}
+    boost = name_factors(args.boost)
     torch = setup_torch(args.threads)
     from vision.training.nets import build_detector
 
