@@ -46,6 +46,10 @@ def main() -> None:
                     help="how much better a squeezed view must read than the plain one to be chosen")
     ap.add_argument("--no-det-flip", action="store_true",
                     help="detect without the flip test (the mirrored photo's heat map averaged in)")
+    ap.add_argument("--weak-threshold", type=float, default=0.2,
+                    help="weak peaks from this score on are candidates for row support (vision/row_support.py; 0: off)")
+    ap.add_argument("--weak-min-probability", type=float, default=0.6,
+                    help="a row-supported weak peak is kept when read X/Wh with this probability")
     ap.add_argument("--only", choices=["det", "cls"], help="export just this model (the other ONNX file is left as is)")
     args = ap.parse_args()
     wanted = {"det", "cls"} if args.only is None else {args.only}
@@ -86,6 +90,7 @@ def main() -> None:
                 "fine_det_size": args.fine_det_size or None, "small_tile_px": args.small_tile_px,
                 "view_gate": args.view_gate, "view_margin": args.view_margin, "view_sample": 8,
                 "det_flip": not args.no_det_flip,
+                "weak_threshold": args.weak_threshold or None, "weak_min_probability": args.weak_min_probability,
                 "crop_context": CONTEXT, "kinds": KINDS})
     cfg_path.write_text(json.dumps(cfg, indent=1) + "\n")
 
