@@ -207,7 +207,7 @@ def _table(request: dict, ruleset: str, cfg: dict) -> TableResult:
     if missing:
         result.message = f"no settlement: no hand or score for {', '.join(missing)}"
     else:
-        result.settlement = settle_scores(finals, winner)
+        result.settlement = settle_scores(finals, winner, cfg["settlement"])
     return result
 
 

@@ -13,8 +13,11 @@ DEFAULTS = {
     "twins_allow_duplicate_pairs": True,
     "limit": 2000,
     "min_doublings": 2,
+    "settlement": "winner_takes",
 }
-RULESET_DEFAULTS = {"nts": {}, "nts-app": {"wind_pair_points": False}}
+RULESET_DEFAULTS = {"nts": {}, "nts-app": {"wind_pair_points": False, "settlement": "differences"}}
+# Switches whose value is one word from a fixed list (§11 DECISION 28 for ``settlement``).
+CHOICES = {"settlement": ("winner_takes", "differences")}
 
 
 class ConfigError(ValueError):
@@ -32,5 +35,7 @@ def resolve(ruleset: str, overrides: dict | None = None) -> dict:
             raise ConfigError(f"config {key!r} must be a non-negative whole number, not {value!r}")
         if want is bool and not isinstance(value, bool):
             raise ConfigError(f"config {key!r} must be true or false, not {value!r}")
+        if key in CHOICES and value not in CHOICES[key]:
+            raise ConfigError(f"config {key!r} must be one of {', '.join(CHOICES[key])}, not {value!r}")
         cfg[key] = value
     return cfg

@@ -17,13 +17,20 @@ def _factor(a: str, b: str) -> int:
     return 2 if "E" in (a, b) else 1
 
 
-def settle_scores(scores: dict[str, int], winner: str) -> dict[str, int]:
+def settle_scores(scores: dict[str, int], winner: str, rule: str = "winner_takes") -> dict[str, int]:
     """Net amount per seat; the four amounts sum to zero. A dead hand is passed as score 0:
-    it then pays the winner and the other non-winners and receives nothing (§13)."""
+    it then pays the winner and the other non-winners and receives nothing (§13).
+
+    ``rule`` is config ``settlement`` (§11, DECISION 28): ``winner_takes`` (NTS) has every loser
+    pay the winner's whole score; ``differences`` (nts-app) has the winner settle the difference
+    with each loser too, so a loser holding more than the winner is paid by him."""
+    if rule not in ("winner_takes", "differences"):
+        raise ValueError(f"unknown settlement rule {rule!r}")
     delta = {s: 0 for s in SEATS}
     losers = [s for s in SEATS if s != winner]
     for loser in losers:
-        pay = scores[winner] * _factor(loser, winner)
+        owed = scores[winner] - (scores[loser] if rule == "differences" else 0)
+        pay = owed * _factor(loser, winner)
         delta[loser] -= pay
         delta[winner] += pay
     for i, a in enumerate(losers):

@@ -1,4 +1,4 @@
-"""The spec's 88 worked cases (tests/data/cases.json, a copy of shared/spec/cases.json)
+"""The spec's 89 worked cases (tests/data/cases.json, a copy of shared/spec/cases.json)
 through the JSON contract ``scoring.score_request``.
 
 Every field of each case's ``expected`` object must come back with the same value (the
@@ -34,9 +34,9 @@ def _mismatches(expected, got, path: str = "") -> list[str]:
     return [] if expected == got else [f"{path}: expected {expected!r}, got {got!r}"]
 
 
-def test_all_88_cases_are_bundled():
-    assert len(CASES) == 88
-    assert len({c["id"] for c in CASES}) == 88
+def test_all_89_cases_are_bundled():
+    assert len(CASES) == 89
+    assert len({c["id"] for c in CASES}) == 89
 
 
 def test_bundled_copy_matches_the_spec():
@@ -58,3 +58,15 @@ def test_requests_are_not_modified():
     before = json.dumps(request, sort_keys=True)
     score_request(request)
     assert json.dumps(request, sort_keys=True) == before
+
+
+def test_settlement_switch_chooses_the_rule_of_section_11():
+    """nts-app settles differences between every pair (DECISION 28); ``settlement=winner_takes``
+    gives back the NTS rule on the same table (SET-25: S 544, W -88 instead of 528, -72)."""
+    case = next(c for c in CASES if c["id"] == "SET-25")
+    request = {**case["input"], "ruleset": "nts-app"}
+    assert score_request(request)["settlement"] == {"E": -304, "S": 528, "W": -72, "N": -152}
+    nts_rule = score_request({**request, "config": {"settlement": "winner_takes"}})["settlement"]
+    assert nts_rule == {"E": -304, "S": 544, "W": -88, "N": -152}
+    bad = score_request({**request, "config": {"settlement": "loser_takes"}})
+    assert bad["valid"] is False and "settlement" in bad["message"]

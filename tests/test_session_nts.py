@@ -198,40 +198,41 @@ def test_nts_app_session_with_flowers_and_thrown_winds(cli):
     # game 1: the table threw West. Bram (S) wins 144 on a discard with a flower and a
     # season that are not his own (4 points each, APP-002): [WWW] 4 + [RRR] 4 + mahjong 20
     # + f1 4 + j3 4 = 36, prevailing-wind pung and dragon pung: 36 x 4 = 144.
-    # Anna (E) 8, Cor 0, Dirk 4. Bram gets 288 + 144 + 144 = 576; Anna gets 16 from Cor and
-    # 8 from Dirk; Dirk gets 4 from Cor. Anna -264, Cor -164, Dirk -148.
+    # Anna (E) 8, Cor 0, Dirk 4. nts-app settles every pair's difference (§11, DECISION 28):
+    # Bram gets (144-8) x 2 + 144 + 140 = 556; Anna gets 16 from Cor and 8 from Dirk; Dirk gets
+    # 4 from Cor. Anna -272+24 = -248, Cor -164, Dirk -140-8+4 = -144.
     cli("hand", "--winner", "Bram", "--hand", "[WWW] [RRR] 234m88s56p +7p / f1 j3", "--wind", "W",
         "--score-of", "Anna=8", "--score-of", "Cor=0", "--score-of", "Dirk=4")
     data = exported(cli)
     assert data["games"][0]["prevailing_wind"] == "W"
-    assert data["games"][0]["deltas"] == {"Anna": -264, "Bram": 576, "Cor": -164, "Dirk": -148}
+    assert data["games"][0]["deltas"] == {"Anna": -248, "Bram": 556, "Cor": -164, "Dirk": -144}
     thrown = data["state"]["next_wind"]
     # game 2: nobody passes --wind, so the program's throw counts. Cor (S) wins with his own
     # flower f2 (APP-004): R pung 4 + mahjong 20 + pair 2 + flower 4 = 30, dragon pung and
-    # own flower: 30 x 4 = 120. Anna 4, Bram (E) 0, Dirk 0. Cor gets 120 + 240 + 120 = 480;
-    # Anna gets 8 from Bram and 4 from Dirk. Anna -108, Bram -248, Dirk -124.
+    # own flower: 30 x 4 = 120. Anna 4, Bram (E) 0, Dirk 0. Cor gets 116 + 240 + 120 = 476;
+    # Anna gets 8 from Bram and 4 from Dirk. Anna -116+12 = -104, Bram -248, Dirk -124.
     cli("hand", "--winner", "Cor", "--hand", "[RRR] 234m567p345s8p +8p / f2",
         "--score-of", "Anna=4", "--score-of", "Bram=0", "--score-of", "Dirk=0")
     data = exported(cli)
     assert data["games"][1]["prevailing_wind"] == thrown
-    assert data["games"][1]["deltas"] == {"Anna": -108, "Bram": -248, "Cor": 480, "Dirk": -124}
+    assert data["games"][1]["deltas"] == {"Anna": -104, "Bram": -248, "Cor": 476, "Dirk": -124}
     # game 3: the whole table (SET-25) with a season for Anna (W): own season j3.
     # Dirk (S) wins 136. Cor (E): EE pair scores nothing in nts-app -> 0. Anna (W): concealed
     # R pung 8 + season 4 = 12, dragon pung + own season: 12 x 4 = 48. Bram (N): 0.
-    # Dirk gets 272 + 136 + 136 = 544. Anna gets 48 x 2 = 96 from Cor and 48 from Bram.
-    # Cor -272-96 = -368, Anna -136+144 = +8, Bram -136-48 = -184.
+    # Dirk gets 272 + (136-48) + 136 = 496. Anna gets 48 x 2 = 96 from Cor and 48 from Bram.
+    # Cor -272-96 = -368, Anna -88+144 = +56, Bram -136-48 = -184.
     cli("hand", "--winner", "Dirk", "--hand", "[GGG] [SSS] 234m567pWh +Wh", "--wind", "E",
         "--hand-of", "Cor=EE147m258p369sNW", "--hand-of", "Anna=RRR258m369p147sWh / j3",
         "--hand-of", "Bram=369m147p258sNNWR")
     data = exported(cli)
     game = data["games"][2]
     assert game["hand_scores"] == {"Anna": 48, "Bram": 0, "Cor": 0, "Dirk": 136}
-    assert game["deltas"] == {"Anna": 8, "Bram": -184, "Cor": -368, "Dirk": 544}
+    assert game["deltas"] == {"Anna": 56, "Bram": -184, "Cor": -368, "Dirk": 496}
     # the app stops whenever the table wants
     ended = cli("end").stdout
     assert "stopped early" in ended
     totals = {row["player"]: row["total"] for row in exported(cli)["standings"]}
-    assert totals == {"Anna": -364, "Bram": 144, "Cor": -52, "Dirk": 272}
+    assert totals == {"Anna": -296, "Bram": 124, "Cor": -56, "Dirk": 228}
     shown = cli("show", "--lang", "nl").stdout
     assert "Stand" in shown and "eerder gestopt" in shown
 

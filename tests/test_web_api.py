@@ -334,15 +334,16 @@ def test_concurrent_scans_and_scores_all_answer_correctly(tmp_path):
 
 # ----------------------------------------------------------------------------- sessions
 
-def settlement(score: dict[str, int], winner: str, east: str) -> dict[str, int]:
-    """Spec §11: losers pay the winner his score, losers settle their differences; a payment
-    to or from East counts double."""
+def settlement(score: dict[str, int], winner: str, east: str, differences: bool) -> dict[str, int]:
+    """Spec §11: losers pay the winner his score (nts-app, DECISION 28: his score less theirs),
+    losers settle their differences; a payment to or from East counts double."""
     m = lambda a, b: 2 if east in (a, b) else 1                       # noqa: E731
     net = dict.fromkeys(score, 0)
     losers = [p for p in score if p != winner]
     for p in losers:
-        net[p] -= score[winner] * m(p, winner)
-        net[winner] += score[winner] * m(p, winner)
+        owed = score[winner] - (score[p] if differences else 0)
+        net[p] -= owed * m(p, winner)
+        net[winner] += owed * m(p, winner)
     for i, a in enumerate(losers):
         for b in losers[i + 1:]:
             pay = (score[a] - score[b]) * m(a, b)
@@ -368,7 +369,7 @@ def test_session_round_trip(client):
     totals = {x["player"]: x["total"] for x in after["standings"]}
     assert after["standings"][0]["player"] == "Cor"
     assert sum(totals.values()) == 0                                  # NTS settlement is zero-sum
-    assert totals == settlement({"Cor": final, "Anna": 0, "Bram": 8, "Dirk": 4}, "Cor", east="Anna")
+    assert totals == settlement({"Cor": final, "Anna": 0, "Bram": 8, "Dirk": 4}, "Cor", east="Anna", differences=True)
     assert client.get(f"/api/sessions/{s['id']}").json()["games_played"] == 1
 
 
