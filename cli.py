@@ -6,9 +6,13 @@ Heavy imports (onnxruntime, cv2) belong inside the command functions, so that
 
 from __future__ import annotations
 
-import importlib
-
 import typer
+
+from mjscore.handscan import cli_scan
+from mjscore.match import cli_session
+from mjscore.scoring import cli_score
+from mjscore.vision import cli_eval
+from mjscore.web import cli_serve
 
 app = typer.Typer(
     help="Score mahjong hands from a photo or from notation (NTS, nts-app, riichi).",
@@ -17,27 +21,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-COMMAND_MODULES = [
-    "scoring.cli_score",    # mjscore score
-    "handscan.cli_scan",    # mjscore scan, mjscore batch
-    "vision.cli_eval",      # mjscore eval
-    "match.cli_session",    # mjscore session ...
-    "web.cli_serve",        # mjscore serve
-]
-
-
-def _register_all() -> None:
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:      # subsystem not built yet: leave its command out
-                continue
-            raise
-        module.register(app)
-
-
-_register_all()
+for _commands in (cli_score, cli_scan, cli_eval, cli_session, cli_serve):
+    _commands.register(app)
 
 if __name__ == "__main__":
     app()

@@ -3,7 +3,7 @@ median over several runs.
 
     .venv/bin/python benchmarks/bench_batch.py [FOLDER|MANIFEST] [--runs 3] [--jobs 1 2]
 
-Default input: ``data/scenes`` (rendered with ``python -m handscan.scene_eval make``, with
+Default input: ``data/scenes`` (rendered with ``python -m mjscore.datasets.scene_eval make``, with
 context per scene), else the bundled synthetic scenes, else the bundled real photos. Each run writes a
 fresh output file (no resume), so every photo is processed in every run. The first photo of
 a fresh worker pays the model load; it is part of the figure, as it is for a user."""
@@ -22,14 +22,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from handscan.batch import ResultSink, load_jobs, run_batch  # noqa: E402
-from handscan.context import make_context  # noqa: E402
+from mjscore.handscan.batch import ResultSink, load_jobs, run_batch  # noqa: E402
+from mjscore.handscan.context import make_context  # noqa: E402
 
 
 def default_source(tmp: Path) -> Path:
-    """Scenes with context (``data/scenes`` from ``python -m handscan.scene_eval make``) as a
+    """Scenes with context (``data/scenes`` from ``python -m mjscore.datasets.scene_eval make``) as a
     manifest, else the bundled synthetic scenes (recognition and grouping only)."""
-    from handscan.scene_eval import load_scenes, manifest_rows
+    from mjscore.datasets.scene_eval import load_scenes, manifest_rows
     for folder in (ROOT / "data" / "scenes", ROOT / "samples" / "synthetic"):
         if (folder / "hands.json").exists():
             rows = manifest_rows(load_scenes(folder))
@@ -48,7 +48,7 @@ def main(argv=None) -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--jobs", type=int, nargs="+", default=[1])
     ap.add_argument("--recognizer", help="module:function instead of the shipped recognizer, e.g. "
-                                         "handscan.scene_eval:recognize_from_labels (layout + scoring alone)")
+                                         "mjscore.datasets.scene_eval:recognize_from_labels (layout + scoring alone)")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)

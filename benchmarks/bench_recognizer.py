@@ -29,7 +29,7 @@ def main() -> None:
     args = ap.parse_args()
     from PIL import Image
 
-    import vision
+    from mjscore import vision
 
     with tempfile.TemporaryDirectory() as tmp:
         photo = Path(tmp) / "phone_12mp.jpg"

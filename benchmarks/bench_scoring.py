@@ -29,7 +29,7 @@ def _requests(kind: str) -> list[tuple[str, dict]]:
 
 
 def measure(kind: str, rounds: int) -> dict:
-    from scoring import score_request
+    from mjscore.scoring import score_request
     per_case: dict[str, float] = {}
     for cid, request in _requests(kind):
         score_request(request)                                   # warm-up
@@ -57,7 +57,7 @@ def main() -> None:
 
 
 def test_bench_score_one_hand(benchmark):
-    from scoring import score_request
+    from mjscore.scoring import score_request
     requests = [r for _, r in _requests("hand")]
 
     def all_hands():

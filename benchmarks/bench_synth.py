@@ -18,8 +18,8 @@ sys.path.insert(0, str(ROOT))
 
 
 def measure(count: int, size: int, art: str) -> dict:
-    from datasets.synth.hand_scene import render_hand
-    from datasets.synth.scene import random_scene
+    from mjscore.datasets.synth.hand_scene import render_hand
+    from mjscore.datasets.synth.scene import random_scene
 
     random_scene(0, size, art)  # warm-up: loads the art once
     scene_ms, tiles = [], 0
@@ -38,7 +38,7 @@ def measure(count: int, size: int, art: str) -> dict:
 
 
 def test_bench_random_scene(benchmark):
-    from datasets.synth.scene import random_scene
+    from mjscore.datasets.synth.scene import random_scene
 
     random_scene(0, 640, "committed")
     seeds = iter(range(1, 10_000))

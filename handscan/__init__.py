@@ -9,6 +9,5 @@ Modules, each with one job:
 - ``review``    review commands as pure functions (``apply_command(state, text)``)
 - ``render``    readable text; ``outputs``: annotated photo, YOLO labels, JSON files
 - ``batch``     manifests, resumable incremental output, worker processes
-- ``scene_eval`` exact-hand accuracy on labelled scenes, and where each miss goes wrong
 - ``cli_scan``  the two commands (``register(app)``)
 """

@@ -13,7 +13,7 @@ from typing import List, Optional
 
 import typer
 
-from handscan.context import ContextError, ScanContext, make_context
+from mjscore.handscan.context import ContextError, ScanContext, make_context
 
 
 def register(app: typer.Typer) -> None:
@@ -65,9 +65,9 @@ def _ask_missing(ctx: ScanContext, suggested_tile: str | None = None) -> ScanCon
 
 def _review_loop(res, threshold: float, echo):
     """Terminal review: read commands, apply them (pure functions), re-score at once."""
-    from handscan.pipeline import evaluate
-    from handscan.render import result_text
-    from handscan.review import ReviewError, apply_command, state_from_layout
+    from mjscore.handscan.pipeline import evaluate
+    from mjscore.handscan.render import result_text
+    from mjscore.handscan.review import ReviewError, apply_command, state_from_layout
 
     state = state_from_layout(res.layout, res.context)
     if res.hand_override:
@@ -125,11 +125,11 @@ def scan(
                                              help="Saved recognizer output (scan --json lines): photos found there are not re-read."),
 ) -> None:
     """Read the tiles in a photo; with the game context, group and score the hand."""
-    from handscan.outputs import annotate as draw_annotation, write_json, write_yolo_labels
-    from handscan.pipeline import evaluate, photo_read_from_json, read_photo, suggested_winning_tile
-    from handscan.render import read_text, result_text
-    from handscan.review import apply_fixes
-    from vision.layout import group_tiles
+    from mjscore.handscan.outputs import annotate as draw_annotation, write_json, write_yolo_labels
+    from mjscore.handscan.pipeline import evaluate, photo_read_from_json, read_photo, suggested_winning_tile
+    from mjscore.handscan.render import read_text, result_text
+    from mjscore.handscan.review import apply_fixes
+    from mjscore.vision.layout import group_tiles
 
     try:
         ctx = make_context(seat, wind, winning_tile, _win_type(discard, self_drawn, robbed_kong), ruleset,
@@ -258,7 +258,7 @@ def batch(
                                              help="module:function of another recognizer."),
 ) -> None:
     """Score many photos; one row per photo; resumable; a bad photo never stops the batch."""
-    from handscan.batch import ManifestError, ResultSink, load_jobs, run_batch
+    from mjscore.handscan.batch import ManifestError, ResultSink, load_jobs, run_batch
 
     if jobs < 1:
         _fail("--jobs must be at least 1")

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from handscan.context import ContextError, HandParts, ScanContext, build_request, split_notation
-from vision.layout import (CONCEALED, CONCEALED_KONG, EXPOSED, Layout, alternative_layouts, compact,
+from mjscore.handscan.context import ContextError, HandParts, ScanContext, build_request, split_notation
+from mjscore.vision.layout import (CONCEALED, CONCEALED_KONG, EXPOSED, Layout, alternative_layouts, compact,
                            group_tiles, layout_from_groups, with_kind, without_tile)
-from vision.types import PhotoRead, TileRead
+from mjscore.vision.types import PhotoRead, TileRead
 
 LOW_CONFIDENCE = 0.6
 # A grouping decision (vision.layout Group.confidence, the margin of the chosen split over the
@@ -41,7 +41,7 @@ def load_recognizer(spec: str | Recognizer | None = None) -> Recognizer:
     string names another one (picklable, for worker processes)."""
     if callable(spec):
         return spec
-    module_name, _, func = (spec or "vision:recognize_file").partition(":")
+    module_name, _, func = (spec or "mjscore.vision:recognize_file").partition(":")
     try:
         module = importlib.import_module(module_name)
         return getattr(module, func or "recognize_file")
@@ -83,7 +83,7 @@ def score_request(request: dict) -> dict:
     """The scoring engine (``scoring.score_request``); engine exceptions become an invalid
     answer with the message, so a scan never ends in a traceback."""
     try:
-        from scoring import score_request as engine
+        from mjscore.scoring import score_request as engine
     except ImportError as exc:
         raise RuntimeError(f"the scoring engine is not available: {exc}")
     try:
@@ -280,7 +280,7 @@ def scan_photo(path: str | Path, ctx: ScanContext, *, recognize: Recognizer | No
     else:
         layout = group_tiles(read.tiles)
         if fixes:
-            from handscan.review import apply_fixes          # noqa: PLC0415 (tiny module)
+            from mjscore.handscan.review import apply_fixes          # noqa: PLC0415 (tiny module)
             layout = apply_fixes(layout, fixes)
         res = evaluate(str(path), layout, ctx, read=read, hand=hand, threshold=threshold)
     res.seconds = time.perf_counter() - start

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from match.model import NtsGame, RiichiGame, RiichiWin, SessionError
-from match.settle import SPECIALS, WIN_TYPES
+from mjscore.match.model import NtsGame, RiichiGame, RiichiWin, SessionError
+from mjscore.match.settle import SPECIALS, WIN_TYPES
 
 if TYPE_CHECKING:
-    from match.session import SessionView
+    from mjscore.match.session import SessionView
 
 MAX_HAND_SCORE = 2000          # §9: no single hand scores more
 RIICHI_FU = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130)
@@ -115,7 +115,7 @@ def _value_from_tiles(view: SessionView, win: RiichiWin, outcome: str,
     """Han and fu from the winner's tiles (riichi_hand), for this seat and round."""
     if win.hand is None:
         return win
-    from match.riichi_hand import hand_value
+    from mjscore.match.riichi_hand import hand_value
 
     value = hand_value(win.hand, seat_wind=view.seats[win.player],
                        round_wind=view.riichi_label()[0], tsumo=outcome == "tsumo",

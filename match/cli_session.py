@@ -13,8 +13,8 @@ from typing import Callable, List, Optional
 
 import typer
 
-from match.model import NtsGame, RiichiGame, RiichiWin, SessionError
-from match.store import StoreError
+from mjscore.match.model import NtsGame, RiichiGame, RiichiWin, SessionError
+from mjscore.match.store import StoreError
 
 session_app = typer.Typer(
     help="Keep score over a whole match: seats, rotation, every game, standings.",
@@ -50,8 +50,8 @@ def _friendly(func: Callable) -> Callable:
 
 
 def _book(db: Optional[Path]):
-    from match.session import MatchBook
-    from match.store import Store, default_db_path
+    from mjscore.match.session import MatchBook
+    from mjscore.match.store import Store, default_db_path
 
     return MatchBook(Store(db or default_db_path()))
 
@@ -96,7 +96,7 @@ def new(
     lang: str = LangOption,
 ):
     """Start a session: four players, a ruleset, seats (optionally by dice)."""
-    from match.render import show
+    from mjscore.match.render import show
 
     book = _book(db)
     view = book.new_session(players.split(","), ruleset, name=name,
@@ -136,7 +136,7 @@ def hand(
     lang: str = LangOption,
 ):
     """Add one game: the winner's hand or score, the others' hands or scores, or a draw."""
-    from match.render import game_summary
+    from mjscore.match.render import game_summary
 
     lang = _lang(lang)
     book = _book(db)
@@ -173,7 +173,7 @@ def hand(
     view = book.view(session_id)
     typer.echo(game_summary(view, record, lang))
     if view.finished:
-        from match.render import labels, standings_table
+        from mjscore.match.render import labels, standings_table
 
         typer.echo(f"\n{labels(lang)['finished']}\n{standings_table(view, lang)}")
 
@@ -289,8 +289,8 @@ def _hand_from_photo(photo: Path, winning_tile: Optional[str]) -> str:
     if not photo.is_file():
         raise SessionError(f"photo {photo} not found")
     try:
-        from handscan.context import ContextError, make_context
-        from handscan.pipeline import scan_photo
+        from mjscore.handscan.context import ContextError, make_context
+        from mjscore.handscan.pipeline import scan_photo
     except ImportError:
         raise SessionError("reading a hand from a photo is not available in this installation; "
                            "give the hand with --hand \"notation\"") from None
@@ -321,7 +321,7 @@ def show_cmd(session: Optional[str] = SessionOption, db: Optional[Path] = DbOpti
              lang: str = LangOption,
              game: Optional[int] = typer.Option(None, "--game", "-g", help="Show this game in full: hands, scoring lines, settlement.")):
     """Standings, seats and prevailing wind, and every game with its settlement."""
-    from match.render import game_detail, show
+    from mjscore.match.render import game_detail, show
 
     book = _book(db)
     session_id = book.resolve(session) if session else _latest_any(book)
@@ -355,7 +355,7 @@ def _latest_any(book) -> int:
 def end(session: Optional[str] = SessionOption, db: Optional[Path] = DbOption,
         lang: str = LangOption):
     """Stop the match now (agreed time or rounds) and show the final standings."""
-    from match.render import show
+    from mjscore.match.render import show
 
     book = _book(db)
     view = book.end(book.resolve(session))
@@ -366,7 +366,7 @@ def end(session: Optional[str] = SessionOption, db: Optional[Path] = DbOption,
 @_friendly
 def list_cmd(db: Optional[Path] = DbOption, lang: str = LangOption):
     """All sessions, open and finished."""
-    from match.render import labels, sessions_table
+    from mjscore.match.render import labels, sessions_table
 
     lang = _lang(lang)
     book = _book(db)
@@ -384,7 +384,7 @@ def export(
     db: Optional[Path] = DbOption,
 ):
     """Export a session as CSV or JSON."""
-    from match.export import to_csv, to_json
+    from mjscore.match.export import to_csv, to_json
 
     if as_csv == as_json:
         raise SessionError("choose one of --csv or --json")

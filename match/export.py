@@ -7,14 +7,14 @@ import csv
 import io
 import json
 
-from match.session import SessionView
+from mjscore.match.session import SessionView
 
 CSV_COLUMNS = ["session", "game", "prevailing_wind", "result", "player", "seat",
                "hand_score", "delta", "total"]
 
 
 def to_csv(view: SessionView) -> str:
-    from match.render import game_result
+    from mjscore.match.render import game_result
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")

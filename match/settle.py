@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from match.model import NtsGame, RiichiGame, SessionError, MatchState
-from match.notation import NotationError, split_hand
+from mjscore.match.model import NtsGame, RiichiGame, SessionError, MatchState
+from mjscore.match.notation import NotationError, split_hand
 
 Engine = Callable[[dict], dict]
 

@@ -13,13 +13,13 @@ JSON shapes (wrong types, unknown keys or values) are reported with reason ``syn
 
 from __future__ import annotations
 
-from scoring.config import RULESETS, SPECIALS, WIN_TYPES, WIND_NAMES, ConfigError, resolve
-from scoring.model import Context, Hand, HandScore
-from scoring.notation import NotationError, parse_group, parse_hand, parse_tile, parse_tiles
-from scoring.nts import score_hand
-from scoring.table import SEATS, TableResult, settle_scores, table_copies
-from scoring.tiles import BONUS
-from scoring.validate import InvalidHand, tile_indices
+from mjscore.scoring.config import RULESETS, SPECIALS, WIN_TYPES, WIND_NAMES, ConfigError, resolve
+from mjscore.scoring.model import Context, Hand, HandScore
+from mjscore.scoring.notation import NotationError, parse_group, parse_hand, parse_tile, parse_tiles
+from mjscore.scoring.nts import score_hand
+from mjscore.scoring.table import SEATS, TableResult, settle_scores, table_copies
+from mjscore.scoring.tiles import BONUS
+from mjscore.scoring.validate import InvalidHand, tile_indices
 
 HAND_KEYS = {"seat_wind", "melds", "concealed", "winning_tile", "win_type", "special", "bonus", "dead",
              "notation"}
@@ -36,7 +36,7 @@ def score_request(request: dict) -> dict:
     ruleset = request.get("ruleset", "nts")
     if ruleset == "riichi-settlement":
         try:
-            from scoring.riichi import settle_riichi_request
+            from mjscore.scoring.riichi import settle_riichi_request
         except ImportError as exc:
             return _invalid("unsupported_ruleset", f"riichi settlement is not available: {exc}")
         return settle_riichi_request({k: v for k, v in request.items() if k != "ruleset"})
@@ -104,8 +104,8 @@ def hand_from_json(data: dict, where: str = "hand") -> Hand:
 
 def hand_to_json(hand: Hand) -> dict:
     """The JSON form of §1.3 of a hand's tiles (context fields are the caller's)."""
-    from scoring.notation import format_group
-    from scoring.tiles import compact
+    from mjscore.scoring.notation import format_group
+    from mjscore.scoring.tiles import compact
     out: dict = {"melds": [format_group(g) for g in hand.groups], "concealed": compact(list(hand.concealed))}
     if hand.winning_tile:
         out["winning_tile"] = hand.winning_tile

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scoring.tiles import TILES, is_honour, suit_of
+from mjscore.scoring.tiles import TILES, is_honour, suit_of
 
 PUNG, KONG, CHOW, PAIR = "pung", "kong", "chow", "pair"
 HAND = "hand"        # source of a set found by the search in the concealed tiles
@@ -38,7 +38,7 @@ class Set:
         return [self.tile] * {PUNG: 3, KONG: 4, PAIR: 2}[self.shape]
 
     def display(self) -> str:
-        from scoring.tiles import compact
+        from mjscore.scoring.tiles import compact
         toks = self.tokens or tuple(TILES[i] for i in self.tiles())
         if self.source == "concealed_kong":
             o, c = "{", "}"

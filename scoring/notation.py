@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scoring.model import BRACKETS, CONCEALED_KONG, EXPOSED, FIXED, Group, Hand
-from scoring.tiles import ALIASES, BACK, BONUS, SUITS, compact, sort_key
+from mjscore.scoring.model import BRACKETS, CONCEALED_KONG, EXPOSED, FIXED, Group, Hand
+from mjscore.scoring.tiles import ALIASES, BACK, BONUS, SUITS, compact, sort_key
 
 _OPEN = {"[": EXPOSED, "{": CONCEALED_KONG, "(": FIXED}
 _CLOSE = {EXPOSED: "]", CONCEALED_KONG: "}", FIXED: ")"}

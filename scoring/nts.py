@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scoring import decompose as dc
-from scoring.config import SPECIALS, WIN_TYPES, WIND_NAMES, resolve
-from scoring.decompose import PAIR, PUNG, Set
-from scoring.model import EXPOSED, Context, Hand, HandScore, Line
-from scoring.rules import GROUP_BASE, GROUP_DOUBLINGS, HAND_BASE, HAND_DOUBLINGS, REGULAR_LIMITS, RULES, View, applies
-from scoring.tiles import INDEX, ONE_P, ONE_S, TILES, compact
-from scoring.validate import InvalidHand, check_tiles, check_winner, kongs, tile_indices, tile_total
+from mjscore.scoring import decompose as dc
+from mjscore.scoring.config import SPECIALS, WIN_TYPES, WIND_NAMES, resolve
+from mjscore.scoring.decompose import PAIR, PUNG, Set
+from mjscore.scoring.model import EXPOSED, Context, Hand, HandScore, Line
+from mjscore.scoring.rules import GROUP_BASE, GROUP_DOUBLINGS, HAND_BASE, HAND_DOUBLINGS, REGULAR_LIMITS, RULES, View, applies
+from mjscore.scoring.tiles import INDEX, ONE_P, ONE_S, TILES, compact
+from mjscore.scoring.validate import InvalidHand, check_tiles, check_winner, kongs, tile_indices, tile_total
 
 def score_hand(hand: Hand, ctx: Context, ruleset: str = "nts", config: dict | None = None) -> HandScore:
     """Score one player's hand. Invalid input gives ``HandScore(valid=False, reason=<§3 code>)``."""

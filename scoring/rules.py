@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from scoring.decompose import CHOW, KONG, PAIR, PUNG, Set
-from scoring.model import Context
-from scoring.tiles import (FLOWERS, GREEN, SEASONS, SEAT_NUMBER, TILES, is_dragon, is_simple,
+from mjscore.scoring.decompose import CHOW, KONG, PAIR, PUNG, Set
+from mjscore.scoring.model import Context
+from mjscore.scoring.tiles import (FLOWERS, GREEN, SEASONS, SEAT_NUMBER, TILES, is_dragon, is_simple,
                            is_terminal, is_wind, suit_of)
 
 ALL, WINNER = "all", "winner"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from scoring.model import CONCEALED_KONG, EXPOSED, FIXED, Context, Hand
-from scoring.tiles import BACK, BONUS, INDEX, TILES
+from mjscore.scoring.model import CONCEALED_KONG, EXPOSED, FIXED, Context, Hand
+from mjscore.scoring.tiles import BACK, BONUS, INDEX, TILES
 
 
 class InvalidHand(ValueError):
@@ -50,7 +50,7 @@ def tile_total(hand: Hand) -> int:
 
 def check_tiles(hand: Hand, ruleset: str) -> None:
     """Groups, face-down tiles, bonus tiles and copies: the checks every hand must pass."""
-    from scoring.notation import format_group
+    from mjscore.scoring.notation import format_group
     for g in hand.groups:
         text = format_group(g)
         if any(t in BONUS for t in g.tokens):

@@ -9,10 +9,10 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from handscan.batch import COLUMNS, ManifestError, ResultSink, load_jobs, run_batch
-from handscan.context import make_context
+from mjscore.handscan.batch import COLUMNS, ManifestError, ResultSink, load_jobs, run_batch
+from mjscore.handscan.context import make_context
 from test_layout_support import place
-from vision.types import PhotoRead, TileRead
+from mjscore.vision.types import PhotoRead, TileRead
 
 RECOGNIZER = "test_batch_support:recognize"
 
@@ -57,7 +57,7 @@ def _rows(path):
 
 def test_batch_scores_good_photos_and_reports_every_bad_one(manifest, tmp_path):
     out = tmp_path / "results.csv"
-    r = CliRunner().invoke(__import__("cli").app, ["batch", str(manifest), "--out", str(out),
+    r = CliRunner().invoke(__import__("mjscore.cli", fromlist=["app"]).app, ["batch", str(manifest), "--out", str(out),
                                                    "--recognizer", RECOGNIZER])
     assert r.exit_code == 1                          # errors are reported in the exit status
     rows = _rows(out)
@@ -128,7 +128,7 @@ def test_folder_of_photos_without_context(tmp_path):
     _photo(tmp_path, "a.jpg", [["EEE"], ["RRR234m88s456s"]])
     _photo(tmp_path, "b.jpg", [["RRR", "WhWhWh"], ["123m789pSS"]])
     out = tmp_path / "out" / "r.csv"
-    r = CliRunner().invoke(__import__("cli").app, ["batch", str(tmp_path), "--out", str(out), "--wind", "E",
+    r = CliRunner().invoke(__import__("mjscore.cli", fromlist=["app"]).app, ["batch", str(tmp_path), "--out", str(out), "--wind", "E",
                                                    "--recognizer", RECOGNIZER])
     assert r.exit_code == 0, r.output
     rows = _rows(out)
@@ -154,7 +154,7 @@ def test_json_manifest_and_manifest_errors(tmp_path):
         load_jobs(tmp_path / "bad.json", make_context())
     with pytest.raises(ManifestError, match="use a .csv, .json or .jsonl"):
         ResultSink(tmp_path / "out.xlsx")
-    r = CliRunner().invoke(__import__("cli").app, ["batch", str(tmp_path / "nope.csv"), "--out", str(tmp_path / "o.csv")])
+    r = CliRunner().invoke(__import__("mjscore.cli", fromlist=["app"]).app, ["batch", str(tmp_path / "nope.csv"), "--out", str(tmp_path / "o.csv")])
     assert r.exit_code == 2 and "no such folder or manifest" in r.output and "Traceback" not in r.output
 
 

@@ -9,13 +9,13 @@ from pathlib import Path
 
 
 def recognize(path: str):
-    from handscan.pipeline import photo_read_from_json
+    from mjscore.handscan.pipeline import photo_read_from_json
 
     saved = Path(str(path) + ".reads.json")
     if saved.exists():
         read = photo_read_from_json(json.loads(saved.read_text()))
         read.image = str(path)
         return read
-    from vision import recognize_file
+    from mjscore.vision import recognize_file
 
     return recognize_file(path)

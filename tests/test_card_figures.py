@@ -3,7 +3,7 @@ evaluates the recognizer on each data set and rewrites the block in both cards."
 
 from pathlib import Path
 
-from vision.training import card_figures
+from mjscore.vision.training import card_figures
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "chinese-v4"
 

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from test_layout_support import place
-from vision.layout import (BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, alternative_layouts, compact,
+from mjscore.vision.layout import (BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, alternative_layouts, compact,
                            group_tiles, hand_notation, layout_from_groups, set_type)
-from vision.types import TileRead
+from mjscore.vision.types import TileRead
 
 
 def test_compact_notation_follows_spec_order():
@@ -225,8 +225,8 @@ def test_stretched_photo_groups_like_the_unstretched_one():
     from dataclasses import replace
     from pathlib import Path
 
-    from handscan.scene_eval import load_scenes
-    from vision.layout import group_tiles, unstretch_factors
+    from mjscore.datasets.scene_eval import load_scenes
+    from mjscore.vision.layout import group_tiles, unstretch_factors
 
     same = []
     for scene in load_scenes(Path(__file__).resolve().parents[1] / "samples" / "synthetic"):

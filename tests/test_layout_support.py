@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 
-from vision.types import TileRead
+from mjscore.vision.types import TileRead
 
 TOKEN_SIDE = re.compile(r"(Wh|[1-9][mps]|[ESWNRGX]|[fj][1-4])(\^?)")
 RUN = re.compile(r"((?:[1-9]\^?)+)([mps])")

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from scoring.riichi import RiichiInputError, han_fu_from_hand, settle_riichi_request
+from mjscore.scoring.riichi import RiichiInputError, han_fu_from_hand, settle_riichi_request
 
 # Closed hand 123m 456p 234s 99p + 78m waiting on 6m/9m (two-sided), wins on 9m.
 PINFU_HAND = "123m 78m 456p 99p 234s +9m"

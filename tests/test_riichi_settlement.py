@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.riichi import RiichiInputError, settle_riichi_request, settlement_lines
+from mjscore.scoring.riichi import RiichiInputError, settle_riichi_request, settlement_lines
 
 CASES_FILE = Path(__file__).parent / "data" / "cases.json"
 RIICHI_CASES = [c for c in json.loads(CASES_FILE.read_text(encoding="utf-8"))

@@ -1,6 +1,6 @@
 """Weak detections kept only where a row of found tiles goes on (vision.row_support)."""
 
-from vision.row_support import continues_a_row, supported_weak
+from mjscore.vision.row_support import continues_a_row, supported_weak
 
 
 def _row(n, x0=100, y=50, w=30, h=40, gap=0):

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from handscan.context import make_context
-from handscan.pipeline import evaluate, find_alternatives, photo_read_from_json, scan_photo
+from mjscore.handscan.context import make_context
+from mjscore.handscan.pipeline import evaluate, find_alternatives, photo_read_from_json, scan_photo
 from test_layout_support import place, table_rows
-from vision.kinds import KINDS
-from vision.layout import group_tiles
-from vision.types import PhotoRead, TileRead
+from mjscore.vision.kinds import KINDS
+from mjscore.vision.layout import group_tiles
+from mjscore.vision.types import PhotoRead, TileRead
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -90,8 +90,8 @@ def test_impossible_hand_is_reported_with_the_closest_valid_alternatives():
     best = res.alternatives[0]
     assert best.change == "tile 6 read as 5s instead of 5p"
     assert best.notation == "[5555p] 4569s RRR GGG +9s"
-    from handscan.pipeline import score_request
-    from handscan.context import build_request, split_notation
+    from mjscore.handscan.pipeline import score_request
+    from mjscore.handscan.context import build_request, split_notation
     check = score_request(build_request(split_notation(best.notation), ctx))
     assert check["valid"] and check["final"] == best.final
 
@@ -127,7 +127,7 @@ def runner():
 
 @pytest.fixture
 def app():
-    from cli import app
+    from mjscore.cli import app
     return app
 
 
@@ -266,7 +266,7 @@ def test_a_false_detection_is_offered_as_left_out():
 
 
 def test_interactive_run_asks_for_what_the_photo_cannot_show(monkeypatch):
-    from handscan.cli_scan import _ask_missing
+    from mjscore.handscan.cli_scan import _ask_missing
     answers = iter(["6x", "6s", "self", "", "S"])       # a typo is asked again; seat left open
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     ctx = _ask_missing(make_context(ruleset="nts-app"))
@@ -281,7 +281,7 @@ def test_a_tile_lying_apart_is_suggested_as_the_winning_tile_never_taken(monkeyp
     res = evaluate("p.jpg", layout, make_context("E", "S", None, "self_drawn", "nts-app"))
     assert res.score is None and "missing_winning_tile" in res.flags
     assert any("tile 14 (6s) lies apart" in w and "--winning-tile 6s" in w for w in res.warnings)
-    from handscan.cli_scan import _ask_missing
+    from mjscore.handscan.cli_scan import _ask_missing
     answers = iter(["", "E"])                       # Enter takes the offered default
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     assert _ask_missing(make_context(wind="S", win_type="discard"), "6s").winning_tile == "6s"

@@ -11,11 +11,11 @@ import re
 from pathlib import Path
 
 
-from handscan.context import build_request, make_context, split_notation
-from handscan.pipeline import evaluate, score_request
-from vision.kinds import token_for_dataset_name
-from vision.layout import group_tiles
-from vision.types import TileRead
+from mjscore.handscan.context import build_request, make_context, split_notation
+from mjscore.handscan.pipeline import evaluate, score_request
+from mjscore.vision.kinds import token_for_dataset_name
+from mjscore.vision.layout import group_tiles
+from mjscore.vision.types import TileRead
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "chinese-v4"
 HAND_PHOTO = SAMPLES / "images" / "photo_3.jpg"
@@ -56,7 +56,7 @@ def test_real_hand_photo_scores_like_the_hand_typed_in():
 def test_real_hand_photo_end_to_end():
     """The shipped recognizer on the real photo (stretched 7:1 by the dataset's exporter, the
     bonus tiles upside down): photo in -> the exact hand and the score of the hand typed in."""
-    from handscan.pipeline import scan_photo
+    from mjscore.handscan.pipeline import scan_photo
     ctx = make_context("E", "S", "6s", "self_drawn", "nts-app")
     res = scan_photo(HAND_PHOTO, ctx)
     assert res.error is None

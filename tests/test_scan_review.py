@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from handscan.context import ContextError, build_request, make_context, split_notation
-from handscan.review import ReviewError, apply_command, apply_fixes, state_from_layout
+from mjscore.handscan.context import ContextError, build_request, make_context, split_notation
+from mjscore.handscan.review import ReviewError, apply_command, apply_fixes, state_from_layout
 from test_layout_support import place
-from vision.layout import BONUS, CONCEALED, EXPOSED, group_tiles
+from mjscore.vision.layout import BONUS, CONCEALED, EXPOSED, group_tiles
 
 
 @pytest.fixture

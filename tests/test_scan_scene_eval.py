@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from handscan.scene_eval import canonical, diagnose, evaluate_scenes, load_scenes, recognize_from_labels
-from vision.types import PhotoRead
+from mjscore.datasets.scene_eval import canonical, diagnose, evaluate_scenes, load_scenes, recognize_from_labels
+from mjscore.vision.types import PhotoRead
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENES = {s.photo.name: s for s in load_scenes(ROOT / "samples" / "synthetic")}

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from handscan.context import build_request, make_context, split_notation
-from handscan.pipeline import evaluate, scan_photo, score_request
-from handscan.scene_eval import canonical, load_scenes
-from vision.layout import group_tiles
+from mjscore.handscan.context import build_request, make_context, split_notation
+from mjscore.handscan.pipeline import evaluate, scan_photo, score_request
+from mjscore.datasets.scene_eval import canonical, load_scenes
+from mjscore.vision.layout import group_tiles
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENES = load_scenes(ROOT / "samples" / "synthetic")
@@ -33,7 +33,7 @@ def _readable_truth(scene) -> str:
 def _as_laid(notation: str) -> tuple:
     """A hand with its winning tile back among the concealed tiles (as the photo shows it)."""
     melds, concealed, winning, bonus = canonical(notation)
-    from vision.layout import sort_key
+    from mjscore.vision.layout import sort_key
     return melds, tuple(sorted(concealed + ((winning,) if winning else ()), key=sort_key)), None, bonus
 
 
@@ -74,7 +74,7 @@ def test_photo_to_hand_end_to_end(name):
     score, or, where the recognizer misreads, a result that says so (doubtful tiles, layout
     notes or no valid hand): never a wrong hand presented as certain. (The session-5 recognizer
     reads 7 of the 18 exactly, see the floor below; the accuracy figures come from
-    ``python -m handscan.scene_eval``.)"""
+    ``python -m mjscore.datasets.scene_eval``.)"""
     scene = BY_NAME[name]
     truth = _readable_truth(scene)
     ctx = _context(truth)

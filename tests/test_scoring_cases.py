@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring import score_request
+from mjscore.scoring import score_request
 
 DATA = Path(__file__).parent / "data" / "cases.json"
 SHARED = Path("/work/shared/spec/cases.json")

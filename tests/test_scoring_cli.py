@@ -8,7 +8,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from cli import app
+from mjscore.cli import app
 
 runner = CliRunner()
 CASES = json.loads((Path(__file__).parent / "data" / "cases.json").read_text(encoding="utf-8"))

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from scoring.decompose import arrangements, counts_of, irregular, irregular_waits, wait_set
-from scoring.notation import parse_hand
-from scoring.tiles import INDEX, TILES
+from mjscore.scoring.decompose import arrangements, counts_of, irregular, irregular_waits, wait_set
+from mjscore.scoring.notation import parse_hand
+from mjscore.scoring.tiles import INDEX, TILES
 
 
 def counts(text: str) -> list[int]:

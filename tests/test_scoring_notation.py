@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import Group, Hand, NotationError, format_hand, parse_hand, score_request
-from scoring.notation import parse_group, parse_tiles
+from mjscore.scoring import Group, Hand, NotationError, format_hand, parse_hand, score_request
+from mjscore.scoring.notation import parse_group, parse_tiles
 
 
 def test_seed_example_parses_into_groups_loose_tiles_and_winning_tile():

@@ -9,10 +9,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import Group, Hand, format_hand, parse_hand, score_request, settle_scores
-from scoring.api import hand_to_json
-from scoring.notation import _canonical_group
-from scoring.tiles import BONUS, TILES
+from mjscore.scoring import Group, Hand, format_hand, parse_hand, score_request, settle_scores
+from mjscore.scoring.api import hand_to_json
+from mjscore.scoring.notation import _canonical_group
+from mjscore.scoring.tiles import BONUS, TILES
 
 SEATS = ("E", "S", "W", "N")
 CODES = {"syntax", "invalid_meld", "face_down_tile", "too_many_copies", "duplicate_bonus_tile",
@@ -175,7 +175,7 @@ def test_random_14_tile_hands_never_crash(drawn, seat, wind, win_type, ruleset, 
 @FAST
 @given(st.text(alphabet="123456789mpsESWNRGWhCFPXfj[]{}()+/ ", max_size=40))
 def test_random_notation_parses_or_names_a_token(text):
-    from scoring import NotationError
+    from mjscore.scoring import NotationError
     try:
         parse_hand(text)
     except NotationError as err:
@@ -187,7 +187,7 @@ def test_random_notation_parses_or_names_a_token(text):
 @given(complete_hands(), winds, winds, st.sampled_from(["self_drawn", "discard"]), st.randoms())
 def test_full_tables_from_one_wall_balance(hand, winner, wind, win_type, rnd):
     """A winner plus three non-winners dealt from what is left of the wall."""
-    from scoring.validate import tile_indices
+    from mjscore.scoring.validate import tile_indices
     wall = [t for t in range(34) for _ in range(4)]
     for t in tile_indices(hand):
         wall.remove(t)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import RULES, label, score_request, settle_scores
-from scoring.rules import GROUP_BASE, GROUP_DOUBLINGS, HAND_BASE, HAND_DOUBLINGS
+from mjscore.scoring import RULES, label, score_request, settle_scores
+from mjscore.scoring.rules import GROUP_BASE, GROUP_DOUBLINGS, HAND_BASE, HAND_DOUBLINGS
 
 
 def score(notation: str, seat: str = "S", wind: str = "E", win_type: str | None = "discard",
@@ -264,7 +264,7 @@ def test_only_possible_tile_for_a_closed_wait():
 
 
 def test_typed_api_checks_the_context():
-    from scoring import Context, parse_hand, score_hand
+    from mjscore.scoring import Context, parse_hand, score_hand
     hand = parse_hand("[RRR] [GGG] 234m 567p Wh +Wh")
     assert score_hand(hand, Context("S", "E", "discard")).final == 272
     bad = score_hand(hand, Context("Q", "E", "discard"))

@@ -10,7 +10,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
+from mjscore.cli import app
 
 PLAYERS = "Anna,Bram,Cor,Dirk"
 
@@ -184,8 +184,8 @@ def test_show_labels_in_both_languages(cli):
 def test_winner_hand_from_a_photo(cli, tmp_path, monkeypatch):
     """--photo goes through handscan; the recognizer is replaced by a stand-in that
     "sees" thirteen orphans in one row, one tile of them doubtful."""
-    from handscan import pipeline
-    from vision.types import PhotoRead, TileRead
+    from mjscore.handscan import pipeline
+    from mjscore.vision.types import PhotoRead, TileRead
 
     kinds = "1m 1m 9m 1p 9p 1s 9s E S W N R G Wh".split()
     tiles = [TileRead(k, (10 + i * 42, 100, 50 + i * 42, 156), 0.4 if k == "G" else 0.95)

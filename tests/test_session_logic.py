@@ -12,11 +12,11 @@ import sqlite3
 
 import pytest
 
-from match import dice, rotation
-from match.model import NtsGame, RiichiGame, RiichiWin, SessionError
-from match.notation import NotationError, split_hand
-from match.session import MatchBook
-from match.store import SCHEMA_VERSION, Store, StoreError
+from mjscore.match import dice, rotation
+from mjscore.match.model import NtsGame, RiichiGame, RiichiWin, SessionError
+from mjscore.match.notation import NotationError, split_hand
+from mjscore.match.session import MatchBook
+from mjscore.match.store import SCHEMA_VERSION, Store, StoreError
 
 WINDS = "ESWN"
 PLAYERS = ["Anna", "Bram", "Cor", "Dirk"]
@@ -200,14 +200,14 @@ def test_split_hand_refusals_name_the_problem_and_where(text, words, position):
     ("[234m] 456p678s55m34p +2p", dict(tsumo=False, riichi=False), (1, 30, False)),
 ])
 def test_riichi_han_and_fu_from_tiles(hand, kwargs, expected):
-    from match.riichi_hand import hand_value
+    from mjscore.match.riichi_hand import hand_value
 
     value = hand_value(hand, seat_wind="S", round_wind="E", **kwargs)
     assert (value.han, value.fu, value.yakuman) == expected
 
 
 def test_riichi_hand_without_yaku_is_refused():
-    from match.riichi_hand import hand_value
+    from mjscore.match.riichi_hand import hand_value
 
     with pytest.raises(SessionError, match="no yaku"):
         hand_value("[123m] 456p789s11m23s +4s", seat_wind="S", round_wind="E", tsumo=False,
@@ -505,7 +505,7 @@ def test_other_hands_need_the_winners_hand(book):
 CRASHING_WRITER = """
 import os, sys
 sys.path.insert(0, {root!r})
-from match.store import Store
+from mjscore.match.store import Store
 store = Store({path!r})
 sid = store.session_ids()[0]
 store.append_game(sid, 1, {{"number": 1, "deltas": {{}}}})       # confirmed

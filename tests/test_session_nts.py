@@ -24,7 +24,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
+from mjscore.cli import app
 
 PLAYERS = ["Anna", "Bram", "Cor", "Dirk"]
 

@@ -15,7 +15,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
+from mjscore.cli import app
 
 PLAYERS = ["A", "B", "C", "D"]
 

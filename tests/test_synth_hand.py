@@ -7,7 +7,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from datasets.synth.hand_scene import LayoutError, NotationError, main as hand_main, parse_notation, render_hand
+from mjscore.datasets.synth.hand_scene import LayoutError, NotationError, main as hand_main, parse_notation, render_hand
 
 EXAMPLE = "[EEE] {X77pX} RRR 234m 88s 45s +6s / f1 j3"
 
@@ -118,7 +118,7 @@ def test_bundled_samples_match_their_notation():
 def test_hand_set_renders_the_worked_cases_with_their_expected_scores(tmp_path):
     import json
 
-    from datasets.synth.hand_set import main as hand_set_main
+    from mjscore.datasets.synth.hand_set import main as hand_set_main
 
     cases = [
         {"id": "A", "ruleset": "nts-app", "notation": "[EEE] RRR 234m 88s 45s +6s / f1",

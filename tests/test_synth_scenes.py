@@ -9,11 +9,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from datasets.synth.generate import generate, main as generate_main
-from datasets.synth.geometry import TileDims
-from datasets.synth.procedural import draw_glyph
-from datasets.synth.scene import random_placements, random_scene
-from vision.kinds import KINDS
+from mjscore.datasets.synth.generate import generate, main as generate_main
+from mjscore.datasets.synth.geometry import TileDims
+from mjscore.datasets.synth.procedural import draw_glyph
+from mjscore.datasets.synth.scene import random_placements, random_scene
+from mjscore.vision.kinds import KINDS
 
 
 def test_same_seed_gives_the_same_image_and_labels():
@@ -107,8 +107,8 @@ def test_optional_art_in_a_cache_folder_is_picked_up(tmp_path):
     kinds the set lacks are completed procedurally, so every kind still renders."""
     import cv2
 
-    from datasets.synth.art import load_face_sets
-    from datasets.synth.style import make_style
+    from mjscore.datasets.synth.art import load_face_sets
+    from mjscore.datasets.synth.style import make_style
 
     face = np.zeros((128, 96, 4), np.uint8)
     cv2.rectangle(face, (20, 20), (76, 108), (0, 0, 255, 255), -1)
@@ -133,7 +133,7 @@ def test_optional_art_in_a_cache_folder_is_picked_up(tmp_path):
 
 
 def test_missing_optional_art_is_skipped_with_a_message(tmp_path, capsys):
-    from datasets.synth import extract_art
+    from mjscore.datasets.synth import extract_art
 
     extract_art.kmahjongg(tmp_path, tilesets=tmp_path / "none")
     extract_art.gnome(tmp_path)
@@ -152,9 +152,9 @@ def test_generate_cli_names_an_unwritable_output(tmp_path, capsys):
 
 @pytest.mark.parametrize("azimuth, expected", [(0.0, "5p"), (180.0, "X")])
 def test_a_standing_tile_seen_from_behind_is_a_back(azimuth, expected):
-    from datasets.synth.geometry import Camera, Placement
-    from datasets.synth.scene import face_sets_for, render_scene
-    from datasets.synth.style import make_style
+    from mjscore.datasets.synth.geometry import Camera, Placement
+    from mjscore.datasets.synth.scene import face_sets_for, render_scene
+    from mjscore.datasets.synth.style import make_style
 
     rng = np.random.default_rng(3)
     style = make_style(rng, face_sets_for("committed"))
@@ -189,7 +189,7 @@ def test_generate_cli_rejects_an_unknown_layout(capsys):
 def test_favoured_kinds_come_more_often_and_the_mix_is_restored():
     """``generate --favour X=4,Wh=3`` (a batch aimed at what the detector misses): single-tile
     layouts draw those kinds about that much more often; afterwards the balanced mix is back."""
-    from datasets.synth.scene import favour_kinds, layout_scatter
+    from mjscore.datasets.synth.scene import favour_kinds, layout_scatter
 
     def counts() -> Counter:
         c: Counter[str] = Counter()

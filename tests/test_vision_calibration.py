@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.calibration import fit_platt, fit_temperature, sharpened, tile_probability
+from mjscore.vision.calibration import fit_platt, fit_temperature, sharpened, tile_probability
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -45,11 +45,11 @@ def test_review_threshold_separates_right_and_wrong_reads_on_real_photos():
     """The five bundled real photos (93 tiles): with the shipped calibration few right reads
     fall under the review threshold (measured 4 of 86), wrong reads far more often (3 of 7);
     uncalibrated, a sure tile's heat-map peak alone (0.55-0.75) put most reads under it."""
-    import vision
-    from handscan.pipeline import LOW_CONFIDENCE
+    from mjscore import vision
+    from mjscore.handscan.pipeline import LOW_CONFIDENCE
     from test_vision_recognizer import SAMPLES, _truth
-    from vision.evaluate import iou_matrix
-    from vision.yolo import image_label_pairs
+    from mjscore.vision.evaluate import iou_matrix
+    from mjscore.vision.yolo import image_label_pairs
 
     right, wrong = [], []
     for item in image_label_pairs(SAMPLES):
@@ -69,10 +69,10 @@ def test_review_threshold_separates_right_and_wrong_reads_on_real_photos():
 
 
 def test_fit_command_reports_reliability_and_leaves_settings_in_dry_run(capsys):
-    """``python -m vision.training.fit_calibration FOLDER --dry-run`` on the bundled photos:
+    """``python -m mjscore.vision.training.fit_calibration FOLDER --dry-run`` on the bundled photos:
     fits, prints the reliability tables, and does not touch recognizer.json."""
-    from vision import models
-    from vision.training import fit_calibration
+    from mjscore.vision import models
+    from mjscore.vision.training import fit_calibration
 
     settings = models.MODELS_DIR / models.SETTINGS
     before = settings.read_bytes()
@@ -86,7 +86,7 @@ def test_fit_command_reports_reliability_and_leaves_settings_in_dry_run(capsys):
 
 def test_fit_command_names_a_folder_that_is_not_a_dataset(tmp_path):
     import pytest
-    from vision.training import fit_calibration
+    from mjscore.vision.training import fit_calibration
 
     with pytest.raises(SystemExit, match="not a YOLO folder"):
         fit_calibration.main([str(tmp_path)])

@@ -8,8 +8,8 @@ from pathlib import Path
 import typer
 from typer.testing import CliRunner
 
-from vision import cli_eval
-from vision.evaluate import score_photo
+from mjscore.vision import cli_eval
+from mjscore.vision.evaluate import score_photo
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "chinese-v4"
 

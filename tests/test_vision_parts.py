@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from vision.classifier import KindRead, angle_for, ranked
-from vision.crops import CROP_SIZE, square_crop, to_tensor
-from vision.detector import nms
-from vision.imageio import load_image
-from vision.kinds import KINDS
+from mjscore.vision.classifier import KindRead, angle_for, ranked
+from mjscore.vision.crops import CROP_SIZE, square_crop, to_tensor
+from mjscore.vision.detector import nms
+from mjscore.vision.imageio import load_image
+from mjscore.vision.kinds import KINDS
 
 
 def test_square_crop_centres_the_box_and_keeps_its_aspect():
@@ -82,7 +82,7 @@ def test_load_image_small_png_is_untouched(tmp_path):
 
 
 def test_median_aspect_is_orientation_free_and_flags_stretched_boxes():
-    from vision.training.eval_by_aspect import median_aspect
+    from mjscore.vision.training.eval_by_aspect import median_aspect
 
     tiles = np.array([[0, 0, 30, 40], [0, 0, 40, 30], [0, 0, 30, 40]], float)   # 3:4 upright and sideways
     assert abs(median_aspect(tiles) - 4 / 3) < 1e-9
@@ -99,8 +99,8 @@ def test_flip_test_detection_sees_a_mirrored_photo_the_same_way():
 
     from PIL import Image
 
-    from vision import models
-    from vision.detector import detect
+    from mjscore.vision import models
+    from mjscore.vision.detector import detect
 
     assert models.settings().get("det_flip") is True
     photo = Path(__file__).resolve().parents[1] / "samples" / "chinese-v4" / "images" / "photo_2.jpg"
@@ -119,7 +119,7 @@ def test_flip_test_detection_sees_a_mirrored_photo_the_same_way():
 def test_name_factor_options_parse_lists_and_repeats_and_reject_junk():
     import pytest
 
-    from vision.training.common import name_factors
+    from mjscore.vision.training.common import name_factors
 
     assert name_factors(["train_v10=4", "train_v9=2"]) == {"train_v10": 4.0, "train_v9": 2.0}
     assert name_factors("real=0.4, art=0.1,synth=0.5") == {"real": 0.4, "art": 0.1, "synth": 0.5}

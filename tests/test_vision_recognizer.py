@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-import vision
-from vision.evaluate import score_photo
-from vision.kinds import KINDS, token_for_dataset_name
-from vision.yolo import image_label_pairs, read_boxes, read_names
+from mjscore import vision
+from mjscore.vision.evaluate import score_photo
+from mjscore.vision.kinds import KINDS, token_for_dataset_name
+from mjscore.vision.yolo import image_label_pairs, read_boxes, read_names
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "chinese-v4"
 TILE_F1_FLOOR = 0.85        # measured 0.920 (session 4) over the five photos (raw dataset labels)
@@ -157,7 +157,7 @@ def test_photo_stretched_to_a_strip_is_read_in_a_squeezed_view():
     """Some photos arrive stretched (an exporter squashed them to a square): squashed 6x in
     height, the tiles are 6 times too wide, which the detector alone misses; the squeezed-view
     search restores their shape and the boxes come back in the stretched photo's pixels."""
-    from vision.detector import detect_any_aspect
+    from mjscore.vision.detector import detect_any_aspect
 
     item = image_label_pairs(SAMPLES)[0]
     rgb = np.asarray(Image.open(item.image).convert("RGB"))
@@ -181,8 +181,8 @@ def test_strip_photo_view_is_chosen_by_what_reads_as_tiles():
     more summed detection score than the 8x squeeze that shows the tiles as tiles; weighing
     every box by how surely the classifier reads it picks the squeeze, where the tiles are found
     (9 of 9 with detector stage 7, 8 of 9 with stage 9; none in the plain view)."""
-    from vision.classifier import read_confidence
-    from vision.detector import detect_any_aspect
+    from mjscore.vision.classifier import read_confidence
+    from mjscore.vision.detector import detect_any_aspect
 
     item = next(i for i in image_label_pairs(SAMPLES) if i.image.name == "photo_5.jpg")
     rgb = np.asarray(Image.open(item.image).convert("RGB"))
@@ -204,8 +204,8 @@ def test_view_follows_the_shape_of_the_labelled_tiles(sample_reads):
     exporter stretched (its tiles are 7 times taller than wide) and is squeezed back along its
     height, photo_5 (9 times wider) along its width; the others (tile-shaped, give or take
     the exporter's milder stretch) stay tile-shaped."""
-    from vision.classifier import read_confidence
-    from vision.detector import detect_any_aspect
+    from mjscore.vision.classifier import read_confidence
+    from mjscore.vision.detector import detect_any_aspect
 
     for item, read in sample_reads:
         boxes = np.array([b for _, b in _truth(item.labels, read.width, read.height)])
@@ -222,7 +222,7 @@ def test_small_tiles_get_a_finer_second_pass():
     """Two bundled photos pasted into a 2000 x 1500 table photo: the tiles shrink to ~20 px at
     the detector's 320 px input and some are lost; the finer pass finds them again and its
     boxes are in the photo's pixels."""
-    from vision.detector import detect, with_small_tiles
+    from mjscore.vision.detector import detect, with_small_tiles
 
     found_plain = found_fine = total = 0
     for item in image_label_pairs(SAMPLES)[1::2]:            # photo_2 and photo_4

@@ -22,19 +22,19 @@ with warnings.catch_warnings():
 
 from test_web_support import (HAND_CONTEXT, HAND_PHOTO, HAND_READ, HAND_TYPED, SAMPLES,
                               BundledPhotoRecognizer, labelled_tiles)
-from web.app import create_app
+from mjscore.web.app import create_app
 
 PHOTO = HAND_PHOTO.read_bytes()
 
 
 def engine(request: dict) -> dict:
-    from scoring import score_request
+    from mjscore.scoring import score_request
     return score_request(request)
 
 
 def typed_score(hand: str = HAND_TYPED, context: dict = HAND_CONTEXT) -> dict:
     """The engine's answer for the hand typed in (what the page must show)."""
-    from handscan.context import build_request, make_context, split_notation
+    from mjscore.handscan.context import build_request, make_context, split_notation
     ctx = make_context(context["seat"], context["prevailing_wind"], None, context["win_type"], context["ruleset"])
     return engine(build_request(split_notation(hand), ctx))
 
@@ -113,7 +113,7 @@ def test_scan_boxes_follow_exif_rotation_and_downscaled_decoding(recognizer):
     def recognize(rgb):
         seen["shape"] = rgb.shape
         h, w = rgb.shape[:2]
-        from vision.types import TileRead
+        from mjscore.vision.types import TileRead
         return [TileRead("5p", (w * 0.25, h * 0.5, w * 0.5, h * 0.75), 0.9)]
 
     img = Image.new("RGB", (2560, 1440), (200, 200, 200))           # stored landscape
@@ -130,7 +130,7 @@ def test_scan_boxes_follow_exif_rotation_and_downscaled_decoding(recognizer):
 
 
 def _model_installed() -> bool:
-    from vision.models import CLASSIFIER, DETECTOR, MODELS_DIR
+    from mjscore.vision.models import CLASSIFIER, DETECTOR, MODELS_DIR
     return all((MODELS_DIR / n).exists() for n in (DETECTOR, CLASSIFIER))
 
 
@@ -147,7 +147,7 @@ def test_scan_with_the_shipped_recognizer(tmp_path):
     tiles = r.json()["tiles"]
     # the API answers what the recognizer reads from the file itself (same kinds, same count);
     # shipped models find 9 of the photo's 18 labelled tiles (floor 8: see models/*.md)
-    from vision import recognize_file
+    from mjscore.vision import recognize_file
     direct = recognize_file(HAND_PHOTO)
     assert sorted(t["kind"] for t in tiles) == sorted(t.kind for t in direct.tiles)
     assert len(tiles) >= 8
@@ -218,7 +218,7 @@ def test_missing_photo_field_is_a_422(client):
 
 
 def test_recognizer_failures_become_json_errors_and_the_server_lives_on(tmp_path):
-    from vision.errors import ImageError
+    from mjscore.vision.errors import ImageError
 
     def broken(rgb):
         raise RuntimeError("model exploded")
@@ -390,7 +390,7 @@ def test_session_errors_are_4xx_with_a_message(client):
 # ----------------------------------------------------------------------------- command
 
 def test_serve_lan_url_and_qr_code():
-    from web.cli_serve import page_urls, qr_text
+    from mjscore.web.cli_serve import page_urls, qr_text
     url, qr = page_urls("127.0.0.1", 8123)
     assert url == "http://127.0.0.1:8123/" and qr is None
     url, qr = page_urls("0.0.0.0", 8123)
@@ -404,7 +404,7 @@ def test_serve_refuses_a_port_in_use_with_a_message():
 
     from typer.testing import CliRunner
 
-    from cli import app
+    from mjscore.cli import app
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()

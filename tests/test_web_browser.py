@@ -56,7 +56,7 @@ def server(tmp_path_factory):
     """The app on 127.0.0.1:<free port>, uvicorn in a thread; yields the base URL."""
     import uvicorn
 
-    from web.app import create_app
+    from mjscore.web.app import create_app
 
     app = create_app(recognize=BundledPhotoRecognizer(misread=("5s", "3s")),
                      db_path=tmp_path_factory.mktemp("web") / "sessions.sqlite3")
@@ -87,8 +87,8 @@ def browser():
 
 
 def typed_final() -> dict:
-    from handscan.context import build_request, make_context, split_notation
-    from scoring import score_request
+    from mjscore.handscan.context import build_request, make_context, split_notation
+    from mjscore.scoring import score_request
     ctx = make_context(HAND_CONTEXT["seat"], HAND_CONTEXT["prevailing_wind"], None,
                        HAND_CONTEXT["win_type"], HAND_CONTEXT["ruleset"])
     return score_request(build_request(split_notation(HAND_TYPED), ctx))

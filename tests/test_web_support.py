@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.kinds import token_for_dataset_name
-from vision.types import TileRead
+from mjscore.vision.kinds import token_for_dataset_name
+from mjscore.vision.types import TileRead
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples" / "chinese-v4"
@@ -56,7 +56,7 @@ class BundledPhotoRecognizer:
     the 5s as its runner-up. Counts calls and the most calls running at once."""
 
     def __init__(self, misread: tuple[str, str] | None = None, delay: float = 0.0):
-        from web.photo import decode_photo
+        from mjscore.web.photo import decode_photo
 
         self.misread = misread
         self.delay = delay

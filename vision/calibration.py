@@ -7,7 +7,7 @@ hold-out a top probability of 0.6 was right 82 % of the time). Their plain produ
 nearly every tile of a clean photo as doubtful, which made the review flags useless.
 
 So each is mapped once, with parameters fitted on held-out data by
-``python -m vision.training.fit_calibration`` and stored in recognizer.json:
+``python -m mjscore.vision.training.fit_calibration`` and stored in recognizer.json:
 - detection score -> P(box is a tile): Platt scaling, ``sigmoid(a * logit(score) + b)``
   (``det_calibration``: [a, b]);
 - kind probabilities -> temperature scaling, ``p_i ** (1/T)`` renormalised

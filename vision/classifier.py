@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision import models
-from vision.crops import CONTEXT, CROP_SIZE, square_crop, to_tensor
-from vision.kinds import KINDS
+from mjscore.vision import models
+from mjscore.vision.crops import CONTEXT, CROP_SIZE, square_crop, to_tensor
+from mjscore.vision.kinds import KINDS
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision import models
+from mjscore.vision import models
 
 STRIDE = 4
 

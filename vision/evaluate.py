@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.kinds import KINDS, token_for_dataset_name
-from vision.yolo import image_label_pairs, read_boxes, read_names
+from mjscore.vision.kinds import KINDS, token_for_dataset_name
+from mjscore.vision.yolo import image_label_pairs, read_boxes, read_names
 
 IOU = 0.5
 
@@ -142,8 +142,8 @@ class PhotoResult:
 
 def score_folder(folder: Path, limit: int | None = None, progress=None):
     """Read and score every image of a YOLO folder, one :class:`PhotoResult` at a time."""
-    from vision.errors import ImageError
-    from vision.recognizer import recognize_file
+    from mjscore.vision.errors import ImageError
+    from mjscore.vision.recognizer import recognize_file
 
     folder = Path(folder)
     tokens = dataset_tokens(folder)

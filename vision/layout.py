@@ -34,7 +34,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
-from vision.types import TileRead
+from mjscore.vision.types import TileRead
 
 CONCEALED = "concealed"
 EXPOSED = "exposed"

@@ -17,8 +17,8 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from web.photo import MAX_UPLOAD_BYTES, size_text
-from web.services import Context, Recognize, ServiceError, WebServices
+from mjscore.web.photo import MAX_UPLOAD_BYTES, size_text
+from mjscore.web.services import Context, Recognize, ServiceError, WebServices
 
 STATIC = Path(__file__).resolve().parent / "static"
 log = logging.getLogger("mjscore.web")

@@ -57,7 +57,7 @@ def serve(
     try:
         import uvicorn
 
-        from web.app import create_app
+        from mjscore.web.app import create_app
     except ImportError as exc:
         typer.echo(f"error: the web server needs fastapi and uvicorn ({exc}); "
                    "install them with: pip install -e .", err=True)

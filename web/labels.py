@@ -91,7 +91,7 @@ def label(code: str, lang: str = "en") -> str:
     """Readable name of a scoring code in ``lang`` (``en`` or ``nl``)."""
     name, _, arg = code.partition(":")
     try:
-        from scoring import label as engine_label         # the engine's own names, when it has them
+        from mjscore.scoring import label as engine_label         # the engine's own names, when it has them
         text = str(engine_label(code, lang) or "")
         # the engine spells out codes it has no name for; this table may know them
         if text and not (name in CODES and text.startswith(name.replace("_", " "))):

@@ -71,7 +71,7 @@ def decode_photo(data: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES, max_pixels: 
     """Check and decode uploaded bytes; raise :class:`PhotoError` naming the problem."""
     from PIL import Image, UnidentifiedImageError
 
-    from vision.imageio import decode_upright_rgb
+    from mjscore.vision.imageio import decode_upright_rgb
 
     if not data:
         raise PhotoError(400, "the upload is empty: choose or take a photo")

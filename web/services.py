@@ -25,8 +25,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
-from web.labels import label
-from web.photo import PhotoError, decode_photo
+from mjscore.web.labels import label
+from mjscore.web.photo import PhotoError, decode_photo
 
 MAX_TILES = 60
 Recognize = Callable[..., list]           # rgb array -> list[TileRead]
@@ -43,7 +43,7 @@ class ServiceError(Exception):
 
 def default_recognize(rgb):
     """The shipped recognizer (``vision.recognize_image``)."""
-    from vision import recognize_image
+    from mjscore.vision import recognize_image
 
     return recognize_image(rgb)
 
@@ -75,16 +75,16 @@ class WebServices:
         out = {"recognizer": True, "engine": True, "sessions": True}
         if self._recognize is default_recognize:
             try:
-                from vision.models import CLASSIFIER, DETECTOR, MODELS_DIR
+                from mjscore.vision.models import CLASSIFIER, DETECTOR, MODELS_DIR
                 out["recognizer"] = all((MODELS_DIR / n).exists() for n in (DETECTOR, CLASSIFIER))
             except Exception:
                 out["recognizer"] = False
         try:
-            from scoring import score_request  # noqa: F401
+            from mjscore.scoring import score_request  # noqa: F401
         except Exception:
             out["engine"] = False
         try:
-            import match.session  # noqa: F401
+            import mjscore.match.session  # noqa: F401
         except Exception:
             out["sessions"] = False
         return out
@@ -93,8 +93,8 @@ class WebServices:
 
     def scan(self, data: bytes) -> dict:
         """Photo bytes -> tiles (boxes in upright full-resolution pixels), grouping and notation."""
-        from vision.layout import group_tiles
-        from vision.types import TileRead
+        from mjscore.vision.layout import group_tiles
+        from mjscore.vision.types import TileRead
 
         start = time.perf_counter()
         try:
@@ -120,7 +120,7 @@ class WebServices:
             tiles = [replace(t, box=tuple(float(v) * k for v in t.box)) for t in tiles]
         tiles = [t if isinstance(t, TileRead) else TileRead(**t) for t in tiles][:MAX_TILES]
         layout = group_tiles(tiles)
-        from handscan.pipeline import LOW_CONFIDENCE, low_confidence_tiles
+        from mjscore.handscan.pipeline import LOW_CONFIDENCE, low_confidence_tiles
         return {
             "width": photo.width, "height": photo.height, "format": photo.format,
             "tiles": _tiles_json(layout.tiles),
@@ -138,9 +138,9 @@ class WebServices:
     def score(self, tiles: Sequence[dict] | None, hand: str | None, ctx: Context) -> dict:
         """Tiles (as ``scan`` returned them, possibly corrected) or a hand in notation, plus
         the context -> hand notation and the engine's breakdown with readable labels."""
-        from handscan.context import ContextError, make_context
-        from handscan.pipeline import evaluate
-        from vision.layout import group_tiles
+        from mjscore.handscan.context import ContextError, make_context
+        from mjscore.handscan.pipeline import evaluate
+        from mjscore.vision.layout import group_tiles
 
         try:
             context = make_context(ctx.seat, ctx.prevailing_wind, ctx.winning_tile, ctx.win_type,
@@ -165,8 +165,8 @@ class WebServices:
     # ------------------------------------------------------------------ sessions
 
     def _book(self):
-        from match.session import MatchBook
-        from match.store import Store, StoreError, default_db_path
+        from mjscore.match.session import MatchBook
+        from mjscore.match.store import Store, StoreError, default_db_path
 
         try:
             return MatchBook(Store(self._db_path or default_db_path()))
@@ -174,8 +174,8 @@ class WebServices:
             raise ServiceError(503, str(exc)) from None
 
     def _session_call(self, func):
-        from match.model import SessionError
-        from match.store import StoreError
+        from mjscore.match.model import SessionError
+        from mjscore.match.store import StoreError
 
         with self._session_lock:
             book = self._book()
@@ -209,7 +209,7 @@ class WebServices:
         """Record a won NTS / nts-app game: the winner's hand (notation with ``+tile``) and the
         other players' scores as counted at the table. ``seat``, when given, must be the
         winner's seat in the session (the hand was scored with it)."""
-        from match.model import NtsGame
+        from mjscore.match.model import NtsGame
 
         def add(book):
             view = book.view(session_id)
@@ -247,8 +247,8 @@ def _tiles_from_json(items: Sequence[dict]) -> list:
     """Tiles sent back by the page, checked: known kinds, four finite box numbers."""
     import math
 
-    from vision.kinds import KIND_INDEX
-    from vision.types import TileRead
+    from mjscore.vision.kinds import KIND_INDEX
+    from mjscore.vision.types import TileRead
 
     if len(items) > MAX_TILES:
         raise ServiceError(422, f"{len(items)} tiles sent; at most {MAX_TILES} are accepted")

@@ -1,6 +1,6 @@
 """Rasterise the committed vector tile art into the PNG faces the synthetic generator reads.
 
-Run once after changing the SVGs (needs CairoSVG): ``python -m datasets.art.build_faces``.
+Run once after changing the SVGs (needs CairoSVG): ``python -m mjscore.datasets.art.build_faces``.
 The PNGs are committed so that generating scenes needs only Pillow/OpenCV.
 Each face is a transparent glyph layer (no tile body), 3:4, ``FACE_HEIGHT`` pixels high,
 named ``<kind>.png`` or ``<kind>~<variant>.png`` with ``kind`` a token of ``vision.kinds.KINDS``.

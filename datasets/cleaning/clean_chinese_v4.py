@@ -15,7 +15,7 @@ Rules (see README.md here):
 - ``hdw`` (framed or blank white dragon) -> ``Wh``;
 - boxes with a side under 2 px (at 640) are dropped as degenerate.
 
-Run: ``python -m datasets.cleaning.clean_chinese_v4 [--sd1-verdicts data/clean/sd1_verdicts.csv]``
+Run: ``python -m mjscore.datasets.cleaning.clean_chinese_v4 [--sd1-verdicts data/clean/sd1_verdicts.csv]``
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import csv
 import os
 from pathlib import Path
 
-from vision.kinds import KINDS, token_for_dataset_name
+from mjscore.vision.kinds import KINDS, token_for_dataset_name
 
 SRC = Path("/work/shared/datasets/chinese-mahjong-detection-v4")
 UNKNOWN = "?"

@@ -1,6 +1,6 @@
 """Write a YOLO dataset of synthetic tile photos.
 
-    python -m datasets.synth.generate --out data/synth/train --count 3000 --seed 1 --size 640
+    python -m mjscore.datasets.synth.generate --out data/synth/train --count 3000 --seed 1 --size 640
 
 Output: ``images/NNNNNN.jpg``, ``labels/NNNNNN.txt`` (``class xc yc w h``, normalised, class =
 index in ``vision.kinds.KINDS``, box = visible tile incl. its body), ``data.yaml`` (``names`` =
@@ -16,8 +16,8 @@ import sys
 import time
 from pathlib import Path
 
-from vision.kinds import KINDS
-from vision.training.common import name_factors
+from mjscore.vision.kinds import KINDS
+from mjscore.vision.training.common import name_factors
 from .scene import LAYOUTS
 
 

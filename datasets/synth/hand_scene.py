@@ -8,7 +8,7 @@ or middle tiles face down (``X``), and the flowers/seasons lie aside.  ``parse_n
 builds a layout from the spec §1 notation (``[EEE] {X77pX} RRR 234m 88s 45s +6s / f1 j3``)
 as parsed by the scoring engine, so a photo and its score read the same notation alike.
 
-    python -m datasets.synth.hand_scene --notation "[EEE] RRR 234m 88s 45s +6s" --out x.jpg
+    python -m mjscore.datasets.synth.hand_scene --notation "[EEE] RRR 234m 88s 45s +6s" --out x.jpg
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from scoring.model import CONCEALED_KONG, EXPOSED, FIXED, Group
-from scoring.notation import NotationError, format_group, parse_hand
-from scoring.tiles import BACK, BONUS
-from vision.kinds import KINDS
+from mjscore.scoring.model import CONCEALED_KONG, EXPOSED, FIXED, Group
+from mjscore.scoring.notation import NotationError, format_group, parse_hand
+from mjscore.scoring.tiles import BACK, BONUS
+from mjscore.vision.kinds import KINDS
 
 from .geometry import Placement, TileDims
 

@@ -2,7 +2,7 @@
 notation, rendered as laid out on a table in several variants, with the case's context and
 expected score next to the exact tile labels, for end-to-end tests photo -> score.
 
-    python -m datasets.synth.hand_set --out data/synth/hands [--variants 3] [--size 960]
+    python -m mjscore.datasets.synth.hand_set --out data/synth/hands [--variants 3] [--size 960]
 
 Writes ``<case>_<n>.jpg`` and ``hands.jsonl`` (one line per photo: file, case id, ruleset,
 notation, the case ``input`` and ``expected``, layout options, and ``tiles`` = kind, box,

@@ -1,6 +1,6 @@
 """Render the bundled synthetic hand photos in ``samples/synthetic/`` and their ``hands.json``.
 
-    python -m datasets.synth.make_samples [--out samples/synthetic]
+    python -m mjscore.datasets.synth.make_samples [--out samples/synthetic]
 
 Only repository art is used (``art="repo"``: FluffyStuff CC0, xhokir CC BY 4.0, Commons
 public domain), so the images can be committed.  ``hands.json`` lists for each file the

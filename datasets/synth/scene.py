@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision.kinds import KINDS
+from mjscore.vision.kinds import KINDS
 
 from . import background, photo
 from .art import FaceSet, committed_only, load_face_sets

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision.kinds import KINDS
+from mjscore.vision.kinds import KINDS
 
 from .art import FaceSet
 from .fonts import latin_fonts, load_font, symbol_fonts

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.kinds import KIND_INDEX
+from mjscore.vision.kinds import KIND_INDEX
 
 ART = Path("/work/shared/art")
 _FLUFFY = {**{f"Man{n}": f"{n}m" for n in range(1, 10)}, **{f"Pin{n}": f"{n}p" for n in range(1, 10)},
@@ -91,7 +91,7 @@ def render_crops(n_per_kind: int, size: int, seed: int = 0) -> tuple[np.ndarray,
     backgrounds, ``n_per_kind`` for every kind the art covers plus ``X``."""
     import cv2
 
-    from vision.crops import square_crop
+    from mjscore.vision.crops import square_crop
 
     rng = np.random.default_rng(seed)
     faces = render_faces()

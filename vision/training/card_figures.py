@@ -1,7 +1,7 @@
 """Measure the shipped recognizer and write the figures block of both model cards.
 
     python benchmarks/bench_recognizer.py --runs 7        # speed line (optional, read from data/bench)
-    python -m vision.training.card_figures [--dry-run]
+    python -m mjscore.vision.training.card_figures [--dry-run]
 
 Evaluates every data set below that exists on this machine (the real ones live under
 /work/shared, the synthetic hold-out under data/eval) exactly as ``mjscore eval`` does, and
@@ -16,9 +16,9 @@ import datetime
 import json
 from pathlib import Path
 
-from vision import models
-from vision.training.eval_by_aspect import STRETCH_LIMIT, measure_by_aspect
-from vision.training.export import sha256
+from mjscore.vision import models
+from mjscore.vision.training.eval_by_aspect import STRETCH_LIMIT, measure_by_aspect
+from mjscore.vision.training.export import sha256
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = Path("/work/shared/datasets")
@@ -26,7 +26,7 @@ SETS = [  # (row name, folder, command note)
     ("chinese-v4 valid, raw labels", SHARED / "chinese-mahjong-detection-v4" / "valid",
      "`mjscore eval /work/shared/datasets/chinese-mahjong-detection-v4/valid`"),
     ("chinese-v4 valid, cleaned labels", ROOT / "data" / "clean" / "chinese-v4" / "valid",
-     "`mjscore eval data/clean/chinese-v4/valid` (cleaning: `python -m datasets.cleaning.clean_chinese_v4`)"),
+     "`mjscore eval data/clean/chinese-v4/valid` (cleaning: `python -m mjscore.datasets.cleaning.clean_chinese_v4`)"),
     ("leo-riichi-v5, all 67 photos (unseen set, never used to choose)", SHARED / "leo-riichi-v5",
      "`mjscore eval /work/shared/datasets/leo-riichi-v5` (a Japanese set in no training data; never used to train or choose)"),
     ("synthetic v5 hold-out (200 scenes)", ROOT / "data" / "eval" / "synth_v5_holdout",
@@ -53,7 +53,7 @@ def _confusions(r: dict, n: int = 8) -> str:
 def figures_block(results: dict, splits: dict, bench: dict | None) -> str:
     det, cls = (sha256(models.MODELS_DIR / m)[:12] for m in (models.DETECTOR, models.CLASSIFIER))
     lines = [f"Measured {datetime.date.today()} with the shipped models (detector sha256 {det}..., "
-             f"classifier {cls}...) by `python -m vision.training.card_figures`.", "",
+             f"classifier {cls}...) by `python -m mjscore.vision.training.card_figures`.", "",
              "| data | photos | tiles | det. recall | det. precision | cls. accuracy | tile P | tile R | **tile F1** |",
              "|---|---|---|---|---|---|---|---|---|"]
     lines += [_row(name, results[name]) for name, _, _ in SETS if name in results]
@@ -69,7 +69,7 @@ def figures_block(results: dict, splits: dict, bench: dict | None) -> str:
                      f"(detection {o['detection_recall']:.3f}/{o['detection_precision']:.3f}, classification "
                      f"{o['classification_accuracy']:.3f}); the {s['photos']} photos the exporter stretched beyond "
                      f"{STRETCH_LIMIT}:1 ({s['tiles']} tiles): {s['tile_f1']:.3f} "
-                     f"(`python -m vision.training.eval_by_aspect {Path(results[name]['folder']).as_posix()}`)")
+                     f"(`python -m mjscore.vision.training.eval_by_aspect {Path(results[name]['folder']).as_posix()}`)")
         lines.append(f"- {name}: {note}{extra}")
     synth = next((results[n] for n, _, _ in SETS if n.startswith("synthetic") and n in results), None)
     if synth:

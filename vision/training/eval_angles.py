@@ -5,7 +5,7 @@ order, degrees CCW, the same convention as ``TileRead.angle``), runs the recogni
 images of ``--images`` (e.g. a hold-out folder of symlinks) and counts matched tiles (IoU >= 0.5)
 whose angle equals the true angle rounded to a quarter turn.
 
-    python -m vision.training.eval_angles --batch data/synth/train_v5 --images data/eval/synth_v5_holdout/images
+    python -m mjscore.vision.training.eval_angles --batch data/synth/train_v5 --images data/eval/synth_v5_holdout/images
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-import vision
-from vision.evaluate import IOU, iou_matrix
-from vision.yolo import read_boxes
+from mjscore import vision
+from mjscore.vision.evaluate import IOU, iou_matrix
+from mjscore.vision.yolo import read_boxes
 
 
 def main() -> None:

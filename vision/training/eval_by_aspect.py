@@ -4,7 +4,7 @@ Some dataset exporters squash photos to a square; chinese-v4 valid holds 39 such
 15:1. This splits ``mjscore eval``'s figures into stretched (median box aspect > ``--limit``) and
 ordinary photos, so the cost of each is visible.
 
-    python -m vision.training.eval_by_aspect data/clean/chinese-v4/valid [--limit 2.2]
+    python -m mjscore.vision.training.eval_by_aspect data/clean/chinese-v4/valid [--limit 2.2]
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.evaluate import Report, add_photo, empty_report, score_folder
+from mjscore.vision.evaluate import Report, add_photo, empty_report, score_folder
 
 
 def median_aspect(boxes: np.ndarray) -> float:

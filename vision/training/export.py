@@ -1,6 +1,6 @@
 """Export trained checkpoints to ONNX in ``models/`` and write ``models/recognizer.json``.
 
-    python -m vision.training.export --cls runs/cls/best.pt --det runs/det/last.pt
+    python -m mjscore.vision.training.export --cls runs/cls/best.pt --det runs/det/last.pt
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import hashlib
 import json
 from pathlib import Path
 
-from vision.crops import CONTEXT, CROP_SIZE
-from vision.kinds import KINDS
-from vision.training.common import setup_torch
+from mjscore.vision.crops import CONTEXT, CROP_SIZE
+from mjscore.vision.kinds import KINDS
+from mjscore.vision.training.common import setup_torch
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 
@@ -59,7 +59,7 @@ def main() -> None:
             raise SystemExit(f"export: checkpoint {ckpt} for the {name} model is missing "
                              f"(train it first, or pass --only {'cls' if name == 'det' else 'det'})")
     torch = setup_torch(2)
-    from vision.training.nets import build_classifier, build_detector
+    from mjscore.vision.training.nets import build_classifier, build_detector
 
     args.out.mkdir(parents=True, exist_ok=True)
     if "cls" in wanted:

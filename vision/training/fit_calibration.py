@@ -1,7 +1,7 @@
 """Fit the confidence calibration (``vision.calibration``) on a labelled YOLO folder and
 store it in recognizer.json.
 
-    python -m vision.training.fit_calibration data/eval/synth_v5_holdout --check data/clean/chinese-v4/valid
+    python -m mjscore.vision.training.fit_calibration data/eval/synth_v5_holdout --check data/clean/chinese-v4/valid
 
 Fitted on the synthetic hold-out (never trained on, not a real evaluation set); ``--check``
 folders only get a reliability table (predicted vs observed rate per confidence bin).
@@ -15,18 +15,18 @@ from pathlib import Path
 
 import numpy as np
 
-from vision import models
-from vision.calibration import fit_platt, fit_temperature, sharpened, tile_probability
-from vision.kinds import KINDS
+from mjscore.vision import models
+from mjscore.vision.calibration import fit_platt, fit_temperature, sharpened, tile_probability
+from mjscore.vision.kinds import KINDS
 
 
 def collect(folder: Path, limit: int | None = None) -> dict[str, np.ndarray]:
     """Per detection of the shipped recognizer: raw detection score, raw kind probabilities,
     whether it matches a labelled box (IoU >= 0.5) and that box's kind index (-1: none/ignored)."""
-    from vision.evaluate import IOU, dataset_tokens, iou_matrix, labelled_tiles
-    from vision.imageio import load_image
-    from vision.recognizer import detect_and_classify
-    from vision.yolo import image_label_pairs
+    from mjscore.vision.evaluate import IOU, dataset_tokens, iou_matrix, labelled_tiles
+    from mjscore.vision.imageio import load_image
+    from mjscore.vision.recognizer import detect_and_classify
+    from mjscore.vision.yolo import image_label_pairs
 
     tokens = dataset_tokens(folder)
     scores, probs, matched, truth = [], [], [], []

@@ -7,7 +7,7 @@ the classifier overrules the label at p >= ``--sure``; else ``drop``. The classi
 never saw a real ``1p`` (all sd1 boxes were held out), hence the low bar for agreeing. Writes ``image,line,verdict,p`` for
 ``datasets.cleaning.clean_chinese_v4 --sd1-verdicts``.
 
-    python -m vision.training.judge_sd1 --ckpt runs/cls/best.pt --out data/clean/sd1_verdicts.csv
+    python -m mjscore.vision.training.judge_sd1 --ckpt runs/cls/best.pt --out data/clean/sd1_verdicts.csv
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.crops import CONTEXT, CROP_SIZE, square_crop, to_tensor
-from vision.kinds import KINDS
-from vision.training.common import load_rgb, setup_torch
-from vision.yolo import read_boxes, read_names
+from mjscore.vision.crops import CONTEXT, CROP_SIZE, square_crop, to_tensor
+from mjscore.vision.kinds import KINDS
+from mjscore.vision.training.common import load_rgb, setup_torch
+from mjscore.vision.yolo import read_boxes, read_names
 
 SRC = Path("/work/shared/datasets/chinese-mahjong-detection-v4")
 
@@ -34,7 +34,7 @@ def main() -> None:
     ap.add_argument("--agree", type=float, default=0.3)
     args = ap.parse_args()
     torch = setup_torch(2)
-    from vision.training.nets import TileClassifier
+    from mjscore.vision.training.nets import TileClassifier
 
     ck = torch.load(args.ckpt, weights_only=False)
     model = TileClassifier(ck.get("width", 32))

@@ -5,7 +5,7 @@ crops rendered from the tile art (with known orientation, and face-down ``X`` ba
 any synthetic YOLO scenes under ``data/synth`` (class names = our tokens).
 Checkpoints every epoch to ``OUT/last.pt`` and resumes from it when rerun.
 
-    python -m vision.training.train_classifier --out runs/cls --epochs 12
+    python -m mjscore.vision.training.train_classifier --out runs/cls --epochs 12
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.crops import CONTEXT, CROP_SIZE, square_crop
-from vision.kinds import KINDS, KIND_INDEX
-from vision.training.common import (image_files, load_rgb, name_factors, save_ckpt, setup_torch,
+from mjscore.vision.crops import CONTEXT, CROP_SIZE, square_crop
+from mjscore.vision.kinds import KINDS, KIND_INDEX
+from mjscore.vision.training.common import (image_files, load_rgb, name_factors, save_ckpt, setup_torch,
                                     yolo_boxes, yolo_names)
 
 STORE = 62                      # cached crops are a bit larger than the input for jitter
@@ -82,7 +82,7 @@ def synth_folders() -> list[Path]:
 
 
 def load_data(with_synth: bool = True):
-    from vision.training.art import render_crops
+    from mjscore.vision.training.art import render_crops
 
     import hashlib
 
@@ -214,7 +214,7 @@ def main() -> None:
         ap.error(f"--shares: expected real=..,art=..,synth=.., got {args.shares!r}")
     configure(args.crop_size)
     torch = setup_torch(args.threads)
-    from vision.training.nets import build_classifier
+    from mjscore.vision.training.nets import build_classifier
 
     args.out.mkdir(parents=True, exist_ok=True)
     (tx, ty, to, src, folder_of), (vx, vy) = load_data(not args.no_synth)

@@ -5,7 +5,7 @@ plus synthetic YOLO scenes under ``data/synth`` when present. Random scale (incl
 tiles), aspect stretch (the v4 images are stretched), quarter turns, flips, colour jitter,
 random 320 px crops. Checkpoints every epoch to ``OUT/last.pt`` and resumes from it.
 
-    python -m vision.training.train_detector --out runs/det --epochs 20
+    python -m mjscore.vision.training.train_detector --out runs/det --epochs 20
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.training.common import image_files, load_rgb, name_factors, save_ckpt, setup_torch, yolo_boxes
+from mjscore.vision.training.common import image_files, load_rgb, name_factors, save_ckpt, setup_torch, yolo_boxes
 
 CACHE = Path("data/cache")
 SIDE = 512      # images are cached letterboxed into SIDE x SIDE
@@ -183,7 +183,7 @@ def main() -> None:
     args = ap.parse_args()
     boost = name_factors(args.boost)
     torch = setup_torch(args.threads)
-    from vision.training.nets import build_detector
+    from mjscore.vision.training.nets import build_detector
 
     args.out.mkdir(parents=True, exist_ok=True)
     x, b = load_split(Path("data/clean/chinese-v4"), "train", "real_train")

@@ -1,7 +1,7 @@
 """How often photo -> hand is exactly right, and where it goes wrong, on labelled scenes.
 
-    python -m handscan.scene_eval make data/scenes --count 80      # render labelled scenes
-    python -m handscan.scene_eval samples/synthetic [--out report.json] [--limit N]
+    python -m mjscore.datasets.scene_eval make data/scenes --count 80      # render labelled scenes
+    python -m mjscore.datasets.scene_eval samples/synthetic [--out report.json] [--limit N]
 
 ``make`` renders the spec's worked single-hand cases (``tests/data/cases.json``) with the
 synthetic generator (``datasets.synth.hand_scene``): one or two rows, flat or standing,
@@ -29,8 +29,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from handscan.context import split_notation
-from vision.types import TileRead
+from mjscore.handscan.context import split_notation
+from mjscore.vision.types import TileRead
 
 
 @dataclass
@@ -57,7 +57,7 @@ def canonical(notation: str) -> tuple:
     """Order-free form of a hand: sorted groups (tiles sorted inside, face-down places kept
     for declared kongs), the concealed multiset, the winning tile, the bonus tiles."""
     import re
-    from vision.layout import sort_key
+    from mjscore.vision.layout import sort_key
     notation = re.sub("P", "Wh", re.sub("C", "R", re.sub("F", "G", notation)))     # Dutch letters
     parts = split_notation(notation)
     melds = []
@@ -114,8 +114,8 @@ _LABEL_CACHE: dict[str, dict[str, Scene]] = {}
 
 def recognize_from_labels(path: str):
     """A stand-in recognizer that returns a scene's true tiles from its folder's hands.json:
-    measures layout + scoring alone (``bench_batch.py --recognizer handscan.scene_eval:recognize_from_labels``)."""
-    from vision.types import PhotoRead
+    measures layout + scoring alone (``bench_batch.py --recognizer mjscore.datasets.scene_eval:recognize_from_labels``)."""
+    from mjscore.vision.types import PhotoRead
     p = Path(path)
     folder = str(p.parent.resolve())
     if folder not in _LABEL_CACHE:
@@ -141,15 +141,15 @@ def manifest_rows(scenes: list[Scene]) -> list[dict]:
 def _truth_without_winning(notation: str) -> tuple:
     melds, concealed, winning, bonus = canonical(notation)
     if winning:                                     # the photo shows the winning tile among the rest
-        from vision.layout import sort_key
+        from mjscore.vision.layout import sort_key
         concealed = tuple(sorted(concealed + (winning,), key=sort_key))
     return (melds, concealed, None, bonus)
 
 
 def _result(scene: Scene, layout):
     """The scan result of a grouped scene with its context (no context: grouping only)."""
-    from handscan.context import make_context
-    from handscan.pipeline import evaluate
+    from mjscore.handscan.context import make_context
+    from mjscore.handscan.pipeline import evaluate
     c = scene.context
     ctx = make_context()
     if c.get("winning_tile"):
@@ -165,8 +165,8 @@ def _score(scene: Scene, layout) -> int | None:
 
 def diagnose(scene: Scene, recognize=None, truth_only: bool = False) -> dict:
     """One scene: layout-on-truth result, end-to-end result and the failing stage."""
-    from handscan.pipeline import read_photo
-    from vision.layout import group_tiles
+    from mjscore.handscan.pipeline import read_photo
+    from mjscore.vision.layout import group_tiles
     truth = _truth_without_winning(scene.notation)
     out = {"photo": scene.photo.name, "truth": scene.notation}
     if scene.final is not None:
@@ -282,7 +282,7 @@ def _scene_notation(notation: str) -> str:
 def make_scenes(out: Path, count: int, seed: int = 0, size: int = 960) -> list[dict]:
     """Render ``count`` scenes of the worked cases into ``out`` with ``hands.json``."""
     import numpy as np
-    from datasets.synth.hand_scene import parse_notation, render_hand
+    from mjscore.datasets.synth.hand_scene import parse_notation, render_hand
     root = Path(__file__).resolve().parents[1]
     cases = [c for c in json.loads((root / "tests" / "data" / "cases.json").read_text())
              if "hand" in c["input"] and c["expected"].get("valid") and c.get("notation")]
