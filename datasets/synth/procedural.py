@@ -12,7 +12,7 @@ import math
 import numpy as np
 from PIL import Image, ImageDraw
 
-from .fonts import cjk_fonts, latin_fonts, load_font, symbol_fonts
+from .fonts import choose_font, cjk_fonts, latin_fonts, load_font
 
 W, H = 96, 128
 SS = 2  # supersampling
@@ -346,11 +346,8 @@ def unicode_glyph(kind: str, font_path: str, colour=(20, 20, 20)) -> np.ndarray:
 
 def procedural_fonts(rng: np.random.Generator) -> tuple[str | None, str | None]:
     """Pick a (CJK, Latin) font pair for one procedural set; CJK is None when none is installed
-    or, sometimes, to draw a Western letters-only set."""
-    cjk = _pick(rng, list(cjk_fonts())) if cjk_fonts() and rng.random() < 0.8 else None
-    latin = _pick(rng, list(latin_fonts())) if latin_fonts() else None
-    return cjk, latin
-
-
-def has_symbol_font() -> bool:
-    return bool(symbol_fonts())
+    or, sometimes, to draw a Western letters-only set.  The same three numbers are drawn
+    whatever is installed (see ``fonts``)."""
+    western, cjk_draw, latin_draw = rng.random() >= 0.8, int(rng.integers(2**31)), int(rng.integers(2**31))
+    cjk = None if western else choose_font(cjk_fonts(), cjk_draw)
+    return cjk, choose_font(latin_fonts(), latin_draw)

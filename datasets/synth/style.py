@@ -10,7 +10,7 @@ import numpy as np
 from mjscore.vision.kinds import KINDS
 
 from .art import FaceSet
-from .fonts import latin_fonts, load_font, symbol_fonts
+from .fonts import choose_font, latin_fonts, load_font, symbol_fonts
 from .geometry import TileDims
 from .procedural import draw_glyph, procedural_fonts, unicode_glyph
 
@@ -170,45 +170,46 @@ def _draw_corner_index(tex: np.ndarray, kind: str, style: TileStyle) -> np.ndarr
 
 def make_style(rng: np.random.Generator, face_sets: tuple[FaceSet, ...], generated: bool = True) -> TileStyle:
     """A random tile set: one art source (completed with procedural faces), random body.
-    ``generated=False`` draws only from ``face_sets`` (no procedural or font-drawn sets)."""
+    ``generated=False`` draws only from ``face_sets`` (no procedural or font-drawn sets).
+    Every call draws the same numbers whichever set is chosen and whatever fonts exist, so
+    the rest of the scene does not depend on what is installed."""
     cjk, latin = procedural_fonts(rng)
     choices = [s.name for s in face_sets]
     if generated or not choices:
-        choices += ["procedural"] * max(1, len(face_sets) // 2)
-        if symbol_fonts():
-            choices.append("unicode")
-    name = choices[int(rng.integers(len(choices)))]
-    glyph_seed = int(rng.integers(2**31))
+        choices += ["procedural"] * max(1, len(face_sets) // 2) + ["unicode"]
+    name = choices[int(rng.random() * len(choices))]
+    glyph_seed, variant_seed, ink = int(rng.integers(2**31)), int(rng.integers(2**31)), int(rng.integers(4))
     glyphs = LazyGlyphs(lambda k: draw_glyph(k, np.random.default_rng([glyph_seed, KINDS.index(k)]), cjk, latin))
     opaque = False
     own_face = None
-    kinds = [k for k in KINDS if k != "X"]
-    if name == "unicode":
-        ink = [(20, 20, 20), (30, 40, 120), (120, 20, 20), (20, 80, 40)][int(rng.integers(4))]
-        glyphs = LazyGlyphs(lambda k: unicode_glyph(k, symbol_fonts()[0], ink))
+    if name == "unicode" and symbol_fonts():
+        colour = [(20, 20, 20), (30, 40, 120), (120, 20, 20), (20, 80, 40)][ink]
+        glyphs = LazyGlyphs(lambda k: unicode_glyph(k, symbol_fonts()[0], colour))
+    elif name == "unicode":  # no symbol font here: procedural faces stand in
+        name = "procedural"
     elif name != "procedural":
         fs = next(s for s in face_sets if s.name == name)
-        opaque = fs.opaque
-        own_face = fs.face_colour
-        for k in kinds:
-            variants = fs.faces.get(k)
+        opaque, own_face = fs.opaque, fs.face_colour
+        pick = np.random.default_rng(variant_seed)
+        for k in KINDS:
+            variants = fs.faces.get(k) if k != "X" else None
             if variants:
-                glyphs[k] = variants[int(rng.integers(len(variants)))]
+                glyphs[k] = variants[int(pick.integers(len(variants)))]
     back_name = list(BACK_COLOURS)[int(rng.integers(len(BACK_COLOURS)))]
     back = tuple(int(np.clip(c + rng.integers(-18, 19), 0, 255)) for c in BACK_COLOURS[back_name])
     face = tuple(int(np.clip(c + rng.integers(-8, 9), 0, 255)) for c in FACE_COLOURS[int(rng.integers(len(FACE_COLOURS)))])
+    jade = rng.integers(-12, 13, 3)  # drawn for every set: the stream stays the same
     if own_face is not None and sum(own_face) < 450:  # dark faces with light glyphs (jade)
-        face = tuple(int(np.clip(c + rng.integers(-12, 13), 0, 255)) for c in own_face)
+        face = tuple(int(np.clip(c + d, 0, 255)) for c, d in zip(own_face, jade))
     single = rng.random() < 0.15
     dims = TileDims(width=1.0, height=float(rng.uniform(1.22, 1.45)), thickness=float(rng.uniform(0.5, 0.85)),
                     back_fraction=0.0 if single else float(rng.uniform(0.25, 0.65)))
     body = tuple(int(c * rng.uniform(0.93, 1.0)) for c in face)
-    fonts = list(latin_fonts()) or [None]
     corner = rng.random() < 0.4
     return TileStyle(
         name=name, glyphs=glyphs, opaque=opaque, face_colour=face, body_colour=body, back_colour=back,
         back_name=back_name, dims=dims, glyph_scale=float(rng.uniform(0.66, 0.8) if corner else rng.uniform(0.72, 0.95)), corner_index=corner,
-        corner_font=fonts[int(rng.integers(len(fonts)))],
+        corner_font=choose_font(latin_fonts(), int(rng.integers(2**31))),
         corner_colour=[(20, 20, 20), (180, 20, 20), (20, 40, 150), (20, 110, 40)][int(rng.integers(4))],
         radius=float(rng.uniform(0.05, 0.16)), corner_variant=int(rng.integers(12)),
         back_pattern=int(rng.choice(5, p=[0.6, 0.1, 0.1, 0.1, 0.1])),
