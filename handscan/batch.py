@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from mjscore.errors import InputError
 from mjscore.handscan.context import ContextError, ScanContext, make_context
 from mjscore.handscan.outputs import write_json
 
@@ -46,7 +47,7 @@ _ALIASES = {
 }
 
 
-class ManifestError(ValueError):
+class ManifestError(InputError):
     """The manifest as a whole cannot be read (a single bad row is a row error instead)."""
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from mjscore.errors import InputError
 from mjscore.handscan.context import (ContextError, ScanContext, parse_ruleset, parse_specials, parse_tile,
                               parse_wind, split_notation)
 from mjscore.vision.kinds import KIND_INDEX
@@ -31,7 +32,7 @@ _KIND_WORDS = {"exposed": EXPOSED, "open": EXPOSED, "concealed": CONCEALED, "clo
 _TILE_ALIASES = {"C": "R", "F": "G", "P": "Wh"}
 
 
-class ReviewError(ValueError):
+class ReviewError(InputError):
     """A review command that cannot be applied; the message says why and what to type."""
 
 

@@ -4,13 +4,8 @@ letter case), combinations that cannot happen, values out of range. Every proble
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from mjscore.match.model import NtsGame, RiichiGame, RiichiWin, SessionError
-from mjscore.match.settle import SPECIALS, WIN_TYPES
-
-if TYPE_CHECKING:
-    from mjscore.match.session import SessionView
+from mjscore.match.model import NtsGame, RiichiGame, RiichiWin, SessionError, SessionView, find_player
+from mjscore.scoring.config import SPECIALS, WIN_TYPES
 
 MAX_HAND_SCORE = 2000          # §9: no single hand scores more
 RIICHI_FU = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130)
@@ -127,14 +122,13 @@ def _value_from_tiles(view: SessionView, win: RiichiWin, outcome: str,
 
 
 class _Names:
-    """Resolve a typed player name (case-insensitive) to the session's spelling."""
+    """Resolve a typed player name (any letter case) to the session's spelling."""
 
     def __init__(self, view: SessionView):
         self.view = view
-        self.by_fold = {p.casefold(): p for p in view.players}
 
     def __call__(self, typed: str) -> str:
-        found = self.by_fold.get(typed.strip().casefold())
+        found = find_player(self.view.players, typed)
         if found is None:
             raise SessionError(f"unknown player {typed.strip()!r} in session {self.view.id}; "
                                "the players are " + ", ".join(self.view.players))

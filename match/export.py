@@ -7,7 +7,7 @@ import csv
 import io
 import json
 
-from mjscore.match.session import SessionView
+from mjscore.match.model import SessionView
 
 CSV_COLUMNS = ["session", "game", "prevailing_wind", "result", "player", "seat",
                "hand_score", "delta", "total"]

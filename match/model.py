@@ -6,9 +6,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mjscore.errors import NOT_FOUND, REFUSED, UNAVAILABLE, MjscoreError
+from mjscore.match.rotation import riichi_round
 
-class SessionError(Exception):
+
+class SessionError(MjscoreError):
     """A problem with what the user asked for; the message is shown as is (no traceback)."""
+
+    code = REFUSED
+
+
+class NoSuchSession(SessionError):
+    """The session asked for does not exist."""
+
+    code = NOT_FOUND
+
+
+class EngineMissing(SessionError):
+    """The scoring engine is not installed."""
+
+    code = UNAVAILABLE
 
 
 @dataclass(frozen=True)
@@ -78,3 +95,53 @@ class MatchState:
     @classmethod
     def from_dict(cls, data: dict) -> "MatchState":
         return cls(**{k: data.get(k, getattr(cls(), k)) for k in cls().to_dict()})
+
+
+@dataclass
+class SessionView:
+    """Everything a screen or an export shows about one session."""
+
+    id: int
+    name: str
+    ruleset: str
+    players: list[str]                   # table order
+    created_at: str
+    rounds: int
+    start_points: int
+    setup: dict
+    state: MatchState
+    seats: dict[str, str]                # seat winds for the next game (or the last one)
+    prevailing_wind: str | None          # of the next game
+    games: list[dict]
+    totals: dict[str, int | float]
+    ended_at: str | None = None
+    end: dict | None = None
+    running: list[dict[str, int]] = field(default_factory=list)   # totals after each game
+
+    @property
+    def finished(self) -> bool:
+        return self.ended_at is not None
+
+    def standings(self) -> list[tuple[int, str, int | float]]:
+        """(rank, player, total), best first; equal totals share a rank."""
+        ordered = sorted(self.players, key=lambda p: (-self.totals[p], self.players.index(p)))
+        result, rank = [], 0
+        for i, player in enumerate(ordered):
+            if i == 0 or self.totals[player] != self.totals[ordered[i - 1]]:
+                rank = i + 1
+            result.append((rank, player, self.totals[player]))
+        return result
+
+    def riichi_label(self) -> tuple[str, int]:
+        return riichi_round(self.state.moves)
+
+
+def fold_name(name: str) -> str:
+    """The key a typed player name is matched by: case-insensitive, outer spaces ignored."""
+    return name.strip().casefold()
+
+
+def find_player(players, typed: str) -> str | None:
+    """The session's spelling of a typed player name, or None when nobody is called that."""
+    by_fold = {fold_name(p): p for p in players}
+    return by_fold.get(fold_name(typed))

@@ -7,7 +7,7 @@ seat wind, own hand score (NTS) and settlement.
 
 from __future__ import annotations
 
-from mjscore.match.session import SessionView
+from mjscore.match.model import SessionView
 
 LABELS = {
     "en": {

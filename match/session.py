@@ -14,10 +14,10 @@ rules, which the NMB follows; seed 3). ``--start`` overrides either.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 
 from mjscore.match import dice, rotation
-from mjscore.match.model import MatchState, NtsGame, RiichiGame, SessionError
+from mjscore.match.model import (EngineMissing, MatchState, NoSuchSession, NtsGame, RiichiGame, SessionError,
+                                 SessionView, fold_name)
 from mjscore.match.checks import check_nts, check_riichi
 from mjscore.match.settle import Engine, riichi_game_end, settle_nts, settle_riichi
 from mjscore.match.store import Store, now_iso
@@ -30,48 +30,9 @@ def default_engine() -> Engine:
     try:
         from mjscore.scoring import score_request
     except ImportError as exc:
-        raise SessionError("the scoring engine (scoring.score_request) is not installed; "
-                           "games cannot be settled") from exc
+        raise EngineMissing("the scoring engine (scoring.score_request) is not installed; "
+                            "games cannot be settled") from exc
     return score_request
-
-
-@dataclass
-class SessionView:
-    """Everything a screen or an export shows about one session."""
-
-    id: int
-    name: str
-    ruleset: str
-    players: list[str]                   # table order
-    created_at: str
-    rounds: int
-    start_points: int
-    setup: dict
-    state: MatchState
-    seats: dict[str, str]                # seat winds for the next game (or the last one)
-    prevailing_wind: str | None          # of the next game
-    games: list[dict]
-    totals: dict[str, int | float]
-    ended_at: str | None = None
-    end: dict | None = None
-    running: list[dict[str, int]] = field(default_factory=list)   # totals after each game
-
-    @property
-    def finished(self) -> bool:
-        return self.ended_at is not None
-
-    def standings(self) -> list[tuple[int, str, int | float]]:
-        """(rank, player, total), best first; equal totals share a rank."""
-        ordered = sorted(self.players, key=lambda p: (-self.totals[p], self.players.index(p)))
-        result, rank = [], 0
-        for i, player in enumerate(ordered):
-            if i == 0 or self.totals[player] != self.totals[ordered[i - 1]]:
-                rank = i + 1
-            result.append((rank, player, self.totals[player]))
-        return result
-
-    def riichi_label(self) -> tuple[str, int]:
-        return rotation.riichi_round(self.state.moves)
 
 
 class MatchBook:
@@ -104,7 +65,7 @@ class MatchBook:
         if len(players) != 4 or any(not p for p in players):
             raise SessionError("a session needs exactly four player names, e.g. "
                                "--players Anna,Bram,Cor,Dirk")
-        if len({p.casefold() for p in players}) != 4:
+        if len({fold_name(p) for p in players}) != 4:
             raise SessionError("player names must differ: " + ", ".join(players))
         if ruleset not in rotation.RULESETS:
             raise SessionError(f"unknown ruleset {ruleset!r}; choose nts, nts-app or riichi")
@@ -146,18 +107,18 @@ class MatchBook:
         text = str(ref).strip()
         if text.isdigit():
             if self.store.session(int(text)) is None:
-                raise SessionError(f"there is no session {text}; see `mjscore session list`")
+                raise NoSuchSession(f"there is no session {text}; see `mjscore session list`")
             return int(text)
         ids = self.store.sessions_named(text)
         if not ids:
-            raise SessionError(f"there is no session named {text!r}; see `mjscore session list`")
+            raise NoSuchSession(f"there is no session named {text!r}; see `mjscore session list`")
         open_ids = [i for i in ids if i in set(self.store.session_ids(open_only=True))]
         return (open_ids or ids)[-1]
 
     def view(self, session_id: int) -> SessionView:
         row = self.store.session(session_id)
         if row is None:
-            raise SessionError(f"there is no session {session_id}")
+            raise NoSuchSession(f"there is no session {session_id}")
         setup = row["setup"]
         games = self.store.games(session_id)
         state = MatchState.from_dict(games[-1]["state_after"] if games else setup["initial_state"])

@@ -26,9 +26,6 @@ from mjscore.match.notation import NotationError, split_hand
 
 Engine = Callable[[dict], dict]
 
-WIN_TYPES = ("self_drawn", "discard", "robbed_kong")
-SPECIALS = ("last_wall_tile", "kong_replacement", "kong_on_kong", "heavenly", "earth")
-
 
 @dataclass
 class Settlement:

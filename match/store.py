@@ -22,6 +22,8 @@ import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 
+from mjscore.errors import UnavailableError
+
 SCHEMA_VERSION = 1
 
 _MIGRATIONS: dict[int, str] = {
@@ -53,7 +55,7 @@ _MIGRATIONS: dict[int, str] = {
 }
 
 
-class StoreError(Exception):
+class StoreError(UnavailableError):
     """The database cannot be used (corrupt, newer schema, unwritable); message is for people."""
 
 

@@ -13,6 +13,7 @@ JSON shapes (wrong types, unknown keys or values) are reported with reason ``syn
 
 from __future__ import annotations
 
+from mjscore.errors import SYNTAX, InputError
 from mjscore.scoring.config import RULESETS, SPECIALS, WIN_TYPES, WIND_NAMES, ConfigError, resolve
 from mjscore.scoring.model import Context, Hand, HandScore
 from mjscore.scoring.notation import NotationError, parse_group, parse_hand, parse_tile, parse_tiles
@@ -58,8 +59,10 @@ def score_request(request: dict) -> dict:
         return _invalid(exc.code, exc.message)
 
 
-class RequestError(ValueError):
-    """A request field of the wrong type or with an unknown value."""
+class RequestError(InputError):
+    """A request field of the wrong type or with an unknown value (code ``syntax``, as §3)."""
+
+    code = SYNTAX
 
 
 def _wind(value, field: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from mjscore.errors import SYNTAX, InputError
+
 RULESETS = ("nts", "nts-app")
 WIN_TYPES = ("self_drawn", "discard", "robbed_kong")
 SPECIALS = ("last_wall_tile", "kong_replacement", "kong_on_kong", "heavenly", "earth")
@@ -20,8 +22,10 @@ RULESET_DEFAULTS = {"nts": {}, "nts-app": {"wind_pair_points": False, "settlemen
 CHOICES = {"settlement": ("winner_takes", "differences")}
 
 
-class ConfigError(ValueError):
-    """An unknown switch or a value of the wrong type."""
+class ConfigError(InputError):
+    """An unknown switch or a value of the wrong type (a request error: code ``syntax``)."""
+
+    code = SYNTAX
 
 
 def resolve(ruleset: str, overrides: dict | None = None) -> dict:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mjscore.errors import MjscoreError
 from mjscore.scoring.model import BRACKETS, CONCEALED_KONG, EXPOSED, FIXED, Group, Hand
 from mjscore.scoring.tiles import ALIASES, BACK, BONUS, SUITS, compact, sort_key
 
@@ -28,7 +29,7 @@ _CLOSE = {EXPOSED: "]", CONCEALED_KONG: "}", FIXED: ")"}
 _HONOUR_LETTERS = {"E", "S", "W", "N", "R", "G", "C", "F", "P"}
 
 
-class NotationError(ValueError):
+class NotationError(MjscoreError, ValueError):
     """Unparsable notation. ``token`` and ``position`` (0-based, in ``text``) name the culprit;
     ``caret()`` renders the notation with a caret line under it. ``code`` is the §3 code."""
 

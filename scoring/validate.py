@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+from mjscore.errors import MjscoreError
 from mjscore.scoring.model import CONCEALED_KONG, EXPOSED, FIXED, Context, Hand
 from mjscore.scoring.tiles import BACK, BONUS, INDEX, TILES
 
 
-class InvalidHand(ValueError):
-    """A hand the engine refuses; ``code`` is the §3 reason."""
+class InvalidHand(MjscoreError, ValueError):
+    """A hand the engine refuses; ``code`` is the §3 reason (an ``mjscore.errors`` code)."""
 
     def __init__(self, code: str, message: str):
         self.code = code

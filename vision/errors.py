@@ -1,5 +1,9 @@
 """Errors the recognizer raises for inputs it cannot read."""
 
+from mjscore.errors import BAD_PHOTO, MjscoreError
 
-class ImageError(ValueError):
+
+class ImageError(MjscoreError, ValueError):
     """The file is not a readable image (missing, not an image, truncated, too large)."""
+
+    code = BAD_PHOTO
