@@ -153,7 +153,8 @@ def test_generate_cli_names_an_unwritable_output(tmp_path, capsys):
 @pytest.mark.parametrize("azimuth, expected", [(0.0, "5p"), (180.0, "X")])
 def test_a_standing_tile_seen_from_behind_is_a_back(azimuth, expected):
     from mjscore.datasets.synth.geometry import Camera, Placement
-    from mjscore.datasets.synth.scene import face_sets_for, render_scene
+    from mjscore.datasets.synth.art import face_sets_for
+    from mjscore.datasets.synth.compose import render_scene
     from mjscore.datasets.synth.style import make_style
 
     rng = np.random.default_rng(3)
@@ -189,7 +190,7 @@ def test_generate_cli_rejects_an_unknown_layout(capsys):
 def test_favoured_kinds_come_more_often_and_the_mix_is_restored():
     """``generate --favour X=4,Wh=3`` (a batch aimed at what the detector misses): single-tile
     layouts draw those kinds about that much more often; afterwards the balanced mix is back."""
-    from mjscore.datasets.synth.scene import favour_kinds, layout_scatter
+    from mjscore.datasets.synth.layouts import favour_kinds, layout_scatter
 
     def counts() -> Counter:
         c: Counter[str] = Counter()

@@ -91,3 +91,13 @@ def load_face_sets(cache_dir: str | None = None) -> tuple[FaceSet, ...]:
 def committed_only() -> tuple[FaceSet, ...]:
     """Face sets from the repository alone (what tests and CI use)."""
     return tuple(s for s in load_face_sets(None) if not s.name.startswith("cache:"))
+
+
+def face_sets_for(art: str) -> tuple[FaceSet, ...]:
+    """``art="all"``: committed + cached optional art; ``"committed"``: repository art only
+    (``"repo"``: the same sets, and ``make_style`` is then told not to add generated ones)."""
+    if art in ("committed", "repo"):
+        return committed_only()
+    if art == "all":
+        return load_face_sets(None)
+    raise ValueError(f"unknown art selection {art!r} (use 'all', 'committed' or 'repo')")

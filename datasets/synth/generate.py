@@ -38,7 +38,8 @@ def yolo_lines(labels, width: int, height: int) -> list[str]:
 def _render_one(args: tuple) -> dict:
     import cv2
 
-    from .scene import favour_kinds, random_scene
+    from .layouts import favour_kinds
+    from .scene import random_scene
 
     index, seed, size, art, out, quality, layouts, favour = args
     favour_kinds(favour)

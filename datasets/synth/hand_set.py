@@ -17,7 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .hand_scene import LayoutError, NotationError, parse_notation, render_hand
+from .hand_layout import LayoutError, NotationError, parse_notation
+from .hand_scene import render_hand
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_CASES = REPO / "tests" / "data" / "cases.json"

@@ -13,7 +13,8 @@ import argparse
 import json
 from pathlib import Path
 
-from .hand_scene import parse_notation, render_hand
+from .hand_layout import parse_notation
+from .hand_scene import render_hand
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .framing import Frame
 from .geometry import Camera, Placement, box_corners, box_faces
 from .style import TileStyle
 
@@ -23,41 +24,6 @@ class TileLabel:
     angle: float
     visible: float
     index: int
-
-
-@dataclass
-class Frame:
-    """Fitting of normalised camera coordinates to pixels: p_px = scale * p + offset."""
-
-    scale: float
-    offset: np.ndarray
-
-    def to_px(self, pts: np.ndarray) -> np.ndarray:
-        return pts * self.scale + self.offset
-
-
-def fit_frame(placements: list[Placement], style: TileStyle, cam: Camera, size: int,
-              tile_px: float, rng: np.random.Generator) -> Frame:
-    """Scale so that a tile's face is about ``tile_px`` pixels tall, and place the layout."""
-    heights, all_pts = [], []
-    for p in placements:
-        proj, _ = cam.project(box_corners(p, style.dims))
-        all_pts.append(proj)
-        ext = proj.max(0) - proj.min(0)
-        if not p.is_prop:
-            heights.append(max(ext))
-    scale = tile_px / max(float(np.median(heights)), 1e-9)
-    pts = np.concatenate(all_pts) * scale
-    lo, hi = pts.min(0), pts.max(0)
-    span = hi - lo
-    offset = np.zeros(2)
-    for d in range(2):
-        if span[d] <= size * 0.96:
-            offset[d] = rng.uniform(size * 0.02 - lo[d], size * 0.98 - hi[d])
-        else:  # larger than the photo: some tiles are cut off
-            centre = (lo[d] + hi[d]) / 2
-            offset[d] = size / 2 - centre + rng.uniform(-0.2, 0.2) * (span[d] - size)
-    return Frame(scale, offset)
 
 
 def _shade(colour, normal, light, ambient) -> np.ndarray:
@@ -136,7 +102,10 @@ def render_tiles(canvas: np.ndarray, placements: list[Placement], style: TileSty
     bf = style.dims.back_fraction * style.dims.thickness
     for _, i in order:
         p = placements[i]
-        corners_px = frame.to_px(cam.project(box_corners(p, style.dims))[0])
+        corners, depth = cam.project(box_corners(p, style.dims))
+        if (depth <= 1e-3).any():  # (partly) behind the camera: not in the photo
+            continue
+        corners_px = frame.to_px(corners)
         hull = cv2.convexHull(corners_px.astype(np.float32))
         hull_areas[i] = float(cv2.contourArea(hull))
         cv2.fillConvexPoly(ids, np.round(hull * 16).astype(np.int32), 0 if p.is_prop else i + 1, shift=4)

@@ -1,331 +1,45 @@
 """Random training scenes: tiles in rows, on racks, in loose groups, or as a laid-out hand,
 photographed from any direction on a random table with random light.
 
-``render_scene(placements, rng, ...)`` is the shared back end (also used by ``hand_scene``);
-``random_scene(seed, size)`` draws everything from a seed."""
+``random_scene(seed, size)`` draws everything from a seed; the layouts are ``layouts`` and
+``hand_layout``, the photo is ``compose.render_scene``.  A seed gives the same scene on every
+machine: fonts change how glyphs look, never the draws (see ``fonts``)."""
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
-
 import numpy as np
 
-from mjscore.vision.kinds import KINDS
+from .art import face_sets_for
+from .cameras import random_camera
+from .compose import SceneResult, render_scene
+from .geometry import Camera, Placement
+from .hand_layout import layout_placements, random_layout
+from .layouts import add_clutter, layout_grid, layout_rack, layout_rows, layout_scatter, layout_standing
+from .style import make_style
 
-from . import background, photo
-from .art import FaceSet, committed_only, load_face_sets
-from .geometry import Camera, Placement, box_corners
-from .render import TileLabel, fit_frame, render_tiles
-from .style import TileStyle, make_style
-
-HONOURS = {"E", "S", "W", "N", "R", "G", "Wh"}
-BONUS = {"f1", "f2", "f3", "f4", "j1", "j2", "j3", "j4"}
 LAYOUTS = ["rows", "rack", "scatter", "hand", "grid", "standing"]
-
-
-@dataclass
-class SceneResult:
-    image: np.ndarray  # uint8 RGB
-    labels: list[TileLabel]
-    meta: dict = field(default_factory=dict)
-
-
-def face_sets_for(art: str) -> tuple[FaceSet, ...]:
-    """``art="all"``: committed + cached optional art; ``"committed"``: repository art only
-    (``"repo"``: the same sets, and ``make_style`` is then told not to add generated ones)."""
-    if art in ("committed", "repo"):
-        return committed_only()
-    if art == "all":
-        return load_face_sets(None)
-    raise ValueError(f"unknown art selection {art!r} (use 'all', 'committed' or 'repo')")
-
-
-# ----------------------------------------------------------------------------- layouts
-
-# Single tiles favour the kinds that sets and hands rarely contain (flowers, seasons), and
-# fewer backs (racks seen from behind and concealed kongs add many),
-# so that over a dataset every kind is about equally frequent (see tests/test_synth_scenes.py).
-_BALANCED = np.array([1.6 if k in BONUS else 0.7 if k == "X" else 1.2 if k in HONOURS else 1.0 for k in KINDS])
-_WEIGHTS = _BALANCED / _BALANCED.sum()
-
-
-def favour_kinds(favour: dict[str, float] | None = None) -> None:
-    """Draw single tiles of these kinds ``factor`` times as often (``generate --favour X=4``),
-    for a batch aimed at what the recognizer misses; ``None`` restores the balanced mix. Hands
-    keep their own kinds (concealed kongs add face-down tiles there)."""
-    global _WEIGHTS
-    w = _BALANCED.copy()
-    for kind, factor in (favour or {}).items():
-        w[KINDS.index(kind)] *= factor
-    _WEIGHTS = w / w.sum()
-
-
-def _kind(rng) -> str:
-    return KINDS[int(rng.choice(len(KINDS), p=_WEIGHTS))]
-
-
-def _pose_for(kind: str, rng) -> str:
-    return "down" if kind == "X" else "up"
-
-
-def layout_rows(rng, dims) -> list[Placement]:
-    """1-4 rows of flat tiles, in sets with gaps, some sideways, some face down."""
-    out: list[Placement] = []
-    n_rows = int(rng.choice([1, 1, 2, 2, 3, 4]))
-    row_gap = dims.height + rng.uniform(0.15, 1.5)
-    group = 0
-    for r in range(n_rows):
-        x = rng.uniform(-1, 1)
-        y = -r * row_gap
-        n = int(rng.integers(3, 15))
-        placed = 0
-        while placed < n:
-            size = int(rng.choice([1, 2, 3, 3, 4]))
-            kind = _kind(rng)
-            same = rng.random() < 0.35 and kind not in BONUS
-            run = (not same) and kind[:-1].isdigit() and kind[-1] in "mps" and rng.random() < 0.5
-            first = min(int(kind[0]), 10 - size) if run else 0
-            for j in range(size):
-                k = kind if same else (f"{first + j}{kind[1]}" if run else _kind(rng))
-                sideways = rng.random() < 0.07
-                fw = dims.height if sideways else dims.width
-                tight = rng.uniform(0.0, 0.06)
-                yaw = (90.0 if rng.random() < 0.5 else -90.0) if sideways else rng.normal(0, 2.0)
-                dy = (dims.height - dims.width) / 2 if sideways else 0.0
-                out.append(Placement(k, x + fw / 2, y - dy * (1 if rng.random() < 0.5 else 0), _pose_for(k, rng),
-                                     yaw, group))
-                x += fw + tight
-                placed += 1
-            x += rng.uniform(0.1, 0.9)
-            group += 1
-    return out
-
-
-def layout_rack(rng, dims) -> list[Placement]:
-    """A row of standing tiles (a rack), optionally with flat exposed tiles in front of it."""
-    out: list[Placement] = []
-    n = int(rng.integers(5, 15))
-    x = 0.0
-    for i in range(n):
-        k = _kind(rng)
-        yaw = 180.0 if k == "X" else rng.normal(0, 1.5)
-        out.append(Placement(k, x + dims.width / 2, 0.0, "stand", yaw, 0))
-        x += dims.width + rng.uniform(0.0, 0.04)
-    if rng.random() < 0.75:
-        out.append(rack_bar(rng, dims, x))
-    if rng.random() < 0.7:
-        front = layout_rows(rng, dims)[: int(rng.integers(3, 13))]
-        shift_y = -(dims.thickness / 2 + rng.uniform(1.0, 2.0) + dims.height / 2)
-        out += [Placement(p.kind, p.x, p.y + shift_y, p.pose, p.yaw, p.group + 1) for p in front]
-    return out
-
-
-RACK_COLOURS = [(150, 100, 60), (60, 40, 30), (200, 170, 120), (30, 30, 30), (170, 40, 40), (40, 90, 60),
-                (220, 215, 200)]
-
-
-def rack_bar(rng, dims, row_length: float) -> Placement:
-    """The ledge of a tile rack, lying in front of a standing row that starts at x=0."""
-    depth, height = float(rng.uniform(0.4, 0.9)), float(rng.uniform(0.25, 0.5)) * dims.height
-    colour = RACK_COLOURS[int(rng.integers(len(RACK_COLOURS)))]
-    return Placement("_rack", row_length / 2, -(dims.thickness / 2 + depth / 2 + 0.02), "up", 0.0, -1,
-                     size=(row_length + float(rng.uniform(0.2, 1.0)), depth, height), colour=colour)
-
-
-def add_clutter(rng, placements: list[Placement], dims) -> list[Placement]:
-    """Scoring sticks and chips lying on the table near the tiles (drawn, never labelled)."""
-    if not placements or rng.random() < 0.5:
-        return placements
-    xs = np.array([p.x for p in placements])
-    ys = np.array([p.y for p in placements])
-    out = list(placements)
-    for _ in range(int(rng.integers(1, 6))):
-        for _try in range(20):
-            x = float(rng.uniform(xs.min() - 3, xs.max() + 3))
-            y = float(rng.uniform(ys.min() - 3, ys.max() + 3))
-            if np.min(np.hypot(xs - x, ys - y)) > 2.6:
-                break
-        else:
-            continue
-        if rng.random() < 0.6:  # a scoring stick
-            size = (float(rng.uniform(0.15, 0.3)), float(rng.uniform(3.0, 5.0)), 0.06)
-            colour = [(240, 240, 235), (230, 200, 60), (200, 40, 40), (40, 60, 160)][int(rng.integers(4))]
-        else:  # a chip or coin
-            d = float(rng.uniform(0.6, 1.1))
-            size = (d, d, 0.1)
-            colour = [(200, 160, 40), (180, 180, 185), (190, 40, 40), (30, 30, 30)][int(rng.integers(4))]
-        out.append(Placement("_prop", x, y, "up", float(rng.uniform(0, 180)), -1, size=size, colour=colour))
-    return out
-
-
-def layout_grid(rng, dims) -> list[Placement]:
-    """Tiles packed edge to edge in a block (rows x columns), as sets are often photographed
-    close up; some kinds repeat, a few tiles are face down or turned."""
-    out: list[Placement] = []
-    rows, cols = int(rng.integers(1, 6)), int(rng.integers(2, 8))
-    gap = float(rng.uniform(0.0, 0.05))
-    turned = rng.random() < 0.15  # the whole block turned upside down relative to the others
-    for r in range(rows):
-        for c in range(cols):
-            k = _kind(rng)
-            yaw = float(rng.normal(0, 1.5)) + (180.0 if turned and rng.random() < 0.3 else 0.0)
-            out.append(Placement(k, c * (dims.width + gap), -r * (dims.height + gap), _pose_for(k, rng), yaw, r))
-    return out
-
-
-def layout_scatter(rng, dims) -> list[Placement]:
-    """Loose tiles at random angles, not overlapping."""
-    out: list[Placement] = []
-    n = int(rng.integers(4, 30))
-    area = math.sqrt(n) * rng.uniform(1.8, 3.0)
-    radius = math.hypot(dims.width, dims.height) / 2 + 0.05
-    tries = 0
-    while len(out) < n and tries < n * 40:
-        tries += 1
-        x, y = rng.uniform(-area, area), rng.uniform(-area, area)
-        if any(math.hypot(x - p.x, y - p.y) < 2 * radius for p in out):
-            continue
-        k = _kind(rng)
-        out.append(Placement(k, x, y, _pose_for(k, rng), rng.uniform(0, 360), len(out)))
-    return out
-
-
-def layout_standing(rng, dims) -> list[Placement]:
-    """Standing tiles without a rack, faces towards the camera: 1-4 short rows (1-9 touching
-    tiles) or single tiles, each row turned a little, at different depths. Why: players show
-    a hand (and datasets photograph tiles) standing on the table, seen from low in front;
-    the rack layout alone teaches only one long row against a ledge."""
-    out: list[Placement] = []
-    n_groups = int(rng.integers(1, 5))
-    for g in range(n_groups):
-        n = int(rng.choice([1, 1, 2, 3, 4, 5, 6, 7, 8, 9]))
-        yaw = float(rng.normal(0, 15))
-        c, s_ = math.cos(math.radians(yaw)), math.sin(math.radians(yaw))
-        x0 = rng.uniform(-4, 4) * dims.width
-        y0 = g * (dims.thickness + rng.uniform(0.3, 2.5)) * (1 if rng.random() < 0.5 else -1) + rng.uniform(-0.5, 0.5)
-        for i in range(n):
-            d = i * (dims.width + rng.uniform(0.0, 0.05))
-            k = _kind(rng)
-            out.append(Placement(k, x0 + d * c, y0 + d * s_, "stand", (180.0 if k == "X" else yaw) +
-                                 float(rng.normal(0, 2)), g))
-    # drop tiles that would stand inside one another (rows at random places can cross)
-    kept: list[Placement] = []
-    for p in out:
-        if all(math.hypot(p.x - q.x, p.y - q.y) > dims.width * 1.02 for q in kept):
-            kept.append(p)
-    return kept
+# "standing" came after batches v5-v7 were made: kept out of the default mix; batches ask for
+# it by name (generate --layouts)
+LAYOUT_WEIGHTS = [0.3, 0.17, 0.2, 0.18, 0.15, 0.0]
+MAX_ATTEMPTS = 20
 
 
 def layout_hand(rng, dims) -> list[Placement]:
-    from .hand_scene import layout_placements, random_layout
-
     return layout_placements(random_layout(rng), dims, rng)
 
 
-def _hand_available() -> bool:
-    try:
-        from . import hand_scene  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def random_placements(rng, dims, kind: str | None = None) -> tuple[list[Placement], str]:
-    # "standing" came after batches v5-v7 were made: kept out of the default mix so their seeds
-    # still reproduce them; batches ask for it by name (generate --layouts)
-    weights = [0.3, 0.17, 0.2, 0.18, 0.15, 0.0] if _hand_available() else [0.4, 0.2, 0.25, 0.0, 0.15, 0.0]
-    kind = kind or LAYOUTS[int(rng.choice(len(LAYOUTS), p=weights))]
+    """A layout (``kind``, or one drawn from the default mix) with clutter round it."""
+    kind = kind or LAYOUTS[int(rng.choice(len(LAYOUTS), p=LAYOUT_WEIGHTS))]
     fn = {"rows": layout_rows, "rack": layout_rack, "scatter": layout_scatter, "hand": layout_hand,
           "grid": layout_grid, "standing": layout_standing}[kind]
     return add_clutter(rng, fn(rng, dims), dims), kind
 
 
-# ----------------------------------------------------------------------------- rendering
-
-def random_camera(rng, placements: list[Placement], dims, rotation: float | None = None,
-                  upright_bias: float = 0.4, layout: str = "") -> Camera:
-    xs = np.array([p.x for p in placements if not p.is_prop])
-    ys = np.array([p.y for p in placements if not p.is_prop])
-    target = (float((xs.min() + xs.max()) / 2), float((ys.min() + ys.max()) / 2), dims.thickness / 2)
-    extent = max(float(np.ptp(xs)), float(np.ptp(ys)), 2.0) + dims.height
-    elevation = float(rng.uniform(35, 89)) if rng.random() < 0.75 else float(rng.uniform(75, 89.5))
-    if rotation is not None:
-        azimuth = rotation
-    elif rng.random() < upright_bias:
-        azimuth = float(rng.normal(0, 12))
-    else:
-        azimuth = float(rng.uniform(0, 360))
-    if layout == "rack":  # standing tiles are photographed from the front (or 10 %: the back, all X), lower
-        elevation = float(rng.uniform(20, 65))
-        if rotation is None:
-            azimuth = float(rng.normal(0, 20)) if rng.random() < 0.9 else float(rng.normal(180, 20))
-    if layout == "standing":   # from low in front, as a player photographs tiles on the table
-        elevation = float(rng.uniform(5, 45))
-        if rotation is None:
-            azimuth = float(rng.normal(0, 15))
-    roll = float(rng.normal(0, 4))
-    if layout in ("rack", "standing") and rng.random() < 0.3:
-        roll = float(rng.uniform(-180, 180))  # the photo itself turned
-    distance = extent * float(rng.uniform(0.9, 4.0))
-    return Camera(target, elevation, azimuth, distance, roll)
-
-
-def _random_tile_px(rng, placements, style, cam, size) -> float:
-    """Half the time a tile size (log-uniform 14..160 px), half the time a size at which the
-    layout fills 35-105% of the photo; never so large that the layout spans > 1.3 photos."""
-    unit = fit_frame(placements, style, cam, size, 1.0, rng)
-    pts = np.concatenate([cam.project(box_corners(p, style.dims))[0] for p in placements]) * unit.scale
-    span = float(max(np.ptp(pts[:, 0]), np.ptp(pts[:, 1]), 1e-6))
-    if rng.random() < 0.5:
-        px = float(np.exp(rng.uniform(np.log(14), np.log(160))))
-    else:
-        px = size * rng.uniform(0.35, 1.05) / span
-    return float(np.clip(min(px, 1.3 * size / span), 10, 220))
-
-
-def render_scene(placements: list[Placement], rng: np.random.Generator, size: int = 640,
-                 style: TileStyle | None = None, art: str = "all", tile_px: float | None = None,
-                 camera: Camera | None = None, effects: float = 1.0, aspect: float = 1.0,
-                 table: str | None = None) -> SceneResult:
-    """Render ``placements`` as a photo ``size`` pixels wide (height = size / aspect)."""
-    if not placements:
-        raise ValueError("a scene needs at least one tile")
-    style = style or make_style(rng, face_sets_for(art))
-    cam = camera or random_camera(rng, [p for p in placements if not p.is_prop], style.dims)
-    w, h = size, int(round(size / aspect))
-    if tile_px is None:
-        tile_px = _random_tile_px(rng, placements, style, cam, min(w, h))
-    frame = fit_frame(placements, style, cam, min(w, h), tile_px, rng)
-    if w != h:
-        frame.offset = frame.offset + np.array([(w - min(w, h)) / 2, (h - min(w, h)) / 2])
-    canvas, table_kind = background.table(rng, h, w, table)
-    if rng.random() < 0.5:  # the table is darker/brighter than the tiles
-        canvas *= rng.uniform(0.6, 1.1)
-    clutter = background.distractors(canvas, rng) if table is None and rng.random() < 0.25 else []
-    light_az, light_el = rng.uniform(0, 2 * np.pi), math.radians(rng.uniform(30, 80))
-    light = np.array([math.cos(light_az) * math.cos(light_el), math.sin(light_az) * math.cos(light_el),
-                      math.sin(light_el)])
-    ambient = float(rng.uniform(0.45, 0.8))
-    shadow = float(rng.uniform(0.0, 0.55))
-    labels = render_tiles(canvas, placements, style, cam, frame, rng, light, ambient, shadow)
-    image = photo.apply(canvas, rng, effects)
-    meta = {
-        "style": style.describe(), "table": table_kind, "distractors": clutter,
-        "camera": {"elevation": round(cam.elevation, 1), "azimuth": round(cam.azimuth % 360, 1),
-                   "roll": round(cam.roll, 1), "distance": round(cam.distance, 2)},
-        "tile_px": round(tile_px, 1), "tiles": len(placements), "labelled": len(labels),
-    }
-    return SceneResult(image, labels, meta)
-
-
-def random_scene(seed: int, size: int = 640, art: str = "all", layout: str | None = None) -> SceneResult:
-    """One training image, fully determined by ``seed`` (and the art present)."""
-    rng = np.random.default_rng(seed)
+def _draw_scene(rng: np.random.Generator, size: int, art: str, layout: str | None) -> SceneResult:
     style = make_style(rng, face_sets_for(art))
     placements, kind = random_placements(rng, style.dims, layout)
-    if len(placements) > 80:
-        placements = placements[:80]
+    placements = placements[:80]
     tiles = [p for p in placements if not p.is_prop]
     if kind not in ("rack", "standing") and rng.random() < 0.06:
         # a screenshot of a digital game: straight from above, no perspective, crisp, plain
@@ -344,8 +58,17 @@ def random_scene(seed: int, size: int = 640, art: str = "all", layout: str | Non
     return result
 
 
-def centre_of(box) -> tuple[float, float]:
-    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+def random_scene(seed: int, size: int = 640, art: str = "all", layout: str | None = None) -> SceneResult:
+    """One training image, fully determined by ``seed`` (and the art present), with at least
+    one labelled tile: a draw in which every tile is hidden, cut off or seen edge-on is drawn
+    again from ``[seed, attempt]`` (``meta["attempt"]``), so a batch never holds an empty image."""
+    for attempt in range(MAX_ATTEMPTS):
+        rng = np.random.default_rng(seed if attempt == 0 else [seed, attempt])
+        result = _draw_scene(rng, size, art, layout)
+        if result.labels:
+            result.meta["attempt"] = attempt
+            return result
+    raise RuntimeError(f"seed {seed}: no labelled tile in {MAX_ATTEMPTS} draws (layout {layout!r})")
 
 
-__all__ = ["SceneResult", "render_scene", "random_scene", "random_placements", "box_corners"]
+__all__ = ["LAYOUTS", "SceneResult", "random_placements", "random_scene", "render_scene"]
