@@ -1,5 +1,6 @@
-"""Hand decomposition (spec §15): every way the concealed tiles form sets and a pair,
-the irregular limit patterns of §8.1, and the structural wait (§15.3).
+"""Hand decomposition (spec §15): every way the concealed tiles form sets and a pair, and
+the structural wait (§15.3). Whether tiles form an irregular limit hand (§8.1) is the rules
+table's question (:mod:`scoring.limits`); the wait asks it through a function it is given.
 
 Everything works on a 34-slot count vector (see :mod:`scoring.tiles`). The search takes
 the lowest remaining kind and tries (a) a pung, (b) a chow, (c) the pair; real hands give
@@ -8,7 +9,9 @@ well under a hundred leaves, so there is no pruning beyond that."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
+from mjscore.scoring.patterns import ORPHANS
 from mjscore.scoring.tiles import TILES, is_honour, suit_of
 
 PUNG, KONG, CHOW, PAIR = "pung", "kong", "chow", "pair"
@@ -123,86 +126,10 @@ def is_regular(c: list[int], sets_left: int, pair_left: bool, i: int = 0) -> boo
     return False
 
 
-# -- irregular limit patterns (§8.1) --------------------------------------------------
-
-ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
-WIND_IDX = (27, 28, 29, 30)
-DRAGON_IDX = (31, 32, 33)
-
-
-def _pairs(c: list[int], duplicates: bool) -> bool:
-    if duplicates:
-        return all(n in (0, 2, 4) for n in c)
-    return all(n in (0, 2) for n in c)
-
-
-def twins_class(c: list[int], duplicates: bool = True) -> str | None:
-    """The best twins limit of seven pairs (§8.1), or None."""
-    if not _pairs(c, duplicates):
-        return None
-    suited = [i for i in range(27) if c[i]]
-    honours = any(c[27:])
-    suits = {suit_of(i) for i in suited}
-    if not suited:
-        return "honour_twins"
-    if len(suits) == 1 and not honours:
-        return "pure_twins"
-    if len(suits) == 1 and all(i % 9 in (0, 8) for i in suited):
-        return "very_clean_twins"
-    if len(suits) == 1:
-        return "clean_twins"
-    return "seven_twins"
-
-
-IRREGULAR_VALUES = {
-    "nine_gates": 2000, "thirteen_orphans": 2000, "wind_snake": 1000, "dragon_snake": 1000,
-    "imperial_court": 1000, "honour_twins": 2000, "pure_twins": 1000, "very_clean_twins": 1000,
-    "clean_twins": 500, "seven_twins": 250,
-}
-_ALL_ONES_9 = [1] * 9
-
-
-def _one_suit_patterns(c: list[int], b: int) -> list[str]:
-    """Irregular patterns built on one suit starting at index ``b`` (all suited tiles in it)."""
-    s9 = c[b:b + 9]
-    winds, dragons = c[27:31], c[31:34]
-    found = []
-    if not any(winds) and not any(dragons):
-        if s9[0] >= 3 and s9[8] >= 3 and all(s9[1:8]):
-            found.append("nine_gates")
-    elif all(s9) and all(winds) and not any(dragons):
-        found.append("wind_snake")
-    elif s9 == _ALL_ONES_9 and dragons == [1, 1, 1] and sorted(winds) == [0, 0, 0, 2]:
-        found.append("dragon_snake")
-    elif s9[:7] == _ALL_ONES_9[:7] and not s9[7] and not s9[8] and winds == [1, 1, 1, 1] and dragons == [1, 1, 1]:
-        found.append("imperial_court")
-    return found
-
-
-def irregular(c: list[int], duplicates: bool = True) -> str | None:
-    """The highest irregular limit hand the 14 tiles of ``c`` form (§8.1), or None."""
-    if sum(c) != 14:
-        return None
-    if sum(1 for n in c if n) < 9 and any(n % 2 for n in c):     # neither twins nor 9+ kinds
-        return None
-    suits = [s for s in range(3) if any(c[9 * s:9 * s + 9])]
-    found = []
-    if len(suits) == 1:
-        found = _one_suit_patterns(c, 9 * suits[0])
-    elif len(suits) == 3 and all(c[i] for i in ORPHANS) and sum(c[i] for i in ORPHANS) == 14:
-        found = ["thirteen_orphans"]
-    twins = twins_class(c, duplicates)
-    if twins:
-        found.append(twins)
-    if not found:
-        return None
-    return max(found, key=lambda code: IRREGULAR_VALUES[code])
-
-
 # -- waits (§15.3, §8.3) --------------------------------------------------------------
 
 
-def _candidates(c: list[int]) -> list[int]:
+def completing_kinds(c: list[int]) -> list[int]:
     """Kinds that could possibly complete a hand: neighbours of held suited tiles, held
     honours, and every terminal/honour (irregular hands can wait on a kind not held)."""
     cand = set(ORPHANS)
@@ -217,34 +144,18 @@ def _candidates(c: list[int]) -> list[int]:
     return sorted(cand)
 
 
-def wait_set(c13: list[int], sets_needed: int, pair_needed: bool, irregular_allowed: bool,
-             held: list[int], duplicates: bool = True) -> list[int]:
-    """Kinds that complete the 13 tiles (regular or irregular), ignoring kinds the player
-    already holds four of (``held`` counts every tile of the hand, groups included)."""
+def wait_set(c13: list[int], sets_needed: int, pair_needed: bool, held: list[int],
+             irregular: Callable[[list[int]], object] | None = None) -> list[int]:
+    """Kinds that complete the 13 tiles, ignoring kinds the player already holds four of
+    (``held`` counts every tile of the hand, groups included). ``irregular(c14)`` is truthy
+    when 14 tiles form an irregular limit hand; without it only regular hands complete."""
     out = []
-    for t in _candidates(c13):
+    for t in completing_kinds(c13):
         if held[t] >= 4:
             continue
         c13[t] += 1
-        ok = is_regular(c13, sets_needed, pair_needed) or (
-            irregular_allowed and irregular(c13, duplicates) is not None)
+        ok = is_regular(c13, sets_needed, pair_needed) or bool(irregular and irregular(c13))
         c13[t] -= 1
         if ok:
             out.append(t)
     return out
-
-
-def irregular_waits(c13: list[int], duplicates: bool = True) -> str | None:
-    """The highest irregular limit hand the 13 tiles are one tile away from (§8.3)."""
-    if sum(1 for n in c13 if n) < 8 and sum(1 for n in c13 if n % 2) > 1:
-        return None                      # one more tile makes neither twins nor 9+ kinds
-    best = None
-    for t in _candidates(c13):
-        if c13[t] >= 4:
-            continue
-        c13[t] += 1
-        code = irregular(c13, duplicates)
-        c13[t] -= 1
-        if code and (best is None or IRREGULAR_VALUES[code] > IRREGULAR_VALUES[best]):
-            best = code
-    return best

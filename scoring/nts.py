@@ -11,12 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mjscore.scoring import decompose as dc
+from mjscore.scoring import limits, rules
 from mjscore.scoring.config import SPECIALS, WIN_TYPES, WIND_NAMES, resolve
 from mjscore.scoring.decompose import PAIR, PUNG, Set
 from mjscore.scoring.model import EXPOSED, Context, Hand, HandScore, Line
-from mjscore.scoring.rules import GROUP_BASE, GROUP_DOUBLINGS, HAND_BASE, HAND_DOUBLINGS, REGULAR_LIMITS, RULES, View, applies
+from mjscore.scoring.patterns import seven_pairs
+from mjscore.scoring.rules import Rule, View, applies
 from mjscore.scoring.tiles import INDEX, ONE_P, ONE_S, TILES, compact
 from mjscore.scoring.validate import InvalidHand, check_tiles, check_winner, kongs, tile_indices, tile_total
+
 
 def score_hand(hand: Hand, ctx: Context, ruleset: str = "nts", config: dict | None = None) -> HandScore:
     """Score one player's hand. Invalid input gives ``HandScore(valid=False, reason=<§3 code>)``."""
@@ -46,24 +49,24 @@ def _check_context(ctx: Context) -> None:
 
 def _lines(v: View) -> tuple[list[Line], list[Line]]:
     """Base-point and doubling lines of one arrangement, in breakdown order, with the
-    non-cumulative families reduced to their highest member."""
-    group_base = [r for r in GROUP_BASE if applies(r, v)]
-    group_dbl = [r for r in GROUP_DOUBLINGS if applies(r, v)]
+    non-cumulative families reduced to their highest member. The tables are read from
+    :mod:`scoring.rules` at every call (a changed row is a changed rule)."""
+    group_base = [r for r in rules.GROUP_BASE if applies(r, v)]
+    group_dbl = [r for r in rules.GROUP_DOUBLINGS if applies(r, v)]
     base: list[Line] = []
     dbl: list[Line] = []
     for s in v.sets:
         name = TILES[s.tile]
         base += [Line(f"{r.code}:{name}", r.value) for r in group_base if r.test(s, v)]
-    for r in HAND_BASE:
+    for r in rules.HAND_BASE:
         if applies(r, v):
             base += [Line(f"{r.code}:{x}" if x else r.code, r.value) for x in r.test(v)]
     for s in v.sets:
-        if s.is_pung_or_kong:
-            name = TILES[s.tile]
-            dbl += [Line(f"{r.code}:{name}", r.value) for r in group_dbl if r.test(s, v)]
+        name = TILES[s.tile]
+        dbl += [Line(f"{r.code}:{name}", r.value) for r in group_dbl if r.test(s, v)]
     best: dict[str, Line] = {}
     fam_lines: list[tuple[str | None, Line]] = []
-    for r in HAND_DOUBLINGS:
+    for r in rules.HAND_DOUBLINGS:
         if not applies(r, v):
             continue
         for x in r.test(v):
@@ -82,10 +85,9 @@ def _counted(base: list[Line], dbl: list[Line], cfg: dict) -> tuple[int, int, in
     return b, d, total, min(total, cfg["limit"])
 
 
-def _limit_score(code: str, decomposition: list[str], cfg: dict, wait: list[str]) -> HandScore:
-    value = RULES[code].value
-    return HandScore(valid=True, decomposition=decomposition, total_before_limit=value,
-                     final=min(value, cfg["limit"]), limit_hand=code, wait=wait)
+def _limit_score(row: Rule, decomposition: list[str], cfg: dict, wait: list[str]) -> HandScore:
+    return HandScore(valid=True, decomposition=decomposition, total_before_limit=row.value,
+                     final=min(row.value, cfg["limit"]), limit_hand=row.code, wait=wait)
 
 
 # -- winner ----------------------------------------------------------------------------
@@ -142,7 +144,6 @@ def _winning_choices(ordered: list[tuple[str, int, bool]], wt: int, pe_ling: boo
 
 def _score_winner(hand: Hand, ctx: Context, ruleset: str, cfg: dict) -> HandScore:
     check_winner(hand, ctx, ruleset)
-    dup = cfg["twins_allow_duplicate_pairs"]
     melds = [_meld_set(g) for g in hand.groups]
     sets_needed = 4 - sum(1 for s in melds if s.shape != PAIR)
     pair_needed = not any(s.shape == PAIR for s in melds)
@@ -154,7 +155,8 @@ def _score_winner(hand: Hand, ctx: Context, ruleset: str, cfg: dict) -> HandScor
     held[w] -= 1
     all_meld_tiles = [t for s in melds for t in s.tiles()]
     irregular_ok = not hand.groups
-    wait_idx = dc.wait_set(dc.counts_of(loose), sets_needed, pair_needed, irregular_ok, held, dup)
+    irregular = (lambda c: limits.irregular_limit(c, ruleset, cfg)) if irregular_ok else None
+    wait_idx = dc.wait_set(dc.counts_of(loose), sets_needed, pair_needed, held, irregular)
     wait = [TILES[i] for i in wait_idx]
     any_exposed = any(g.kind == EXPOSED for g in hand.groups)
 
@@ -182,16 +184,16 @@ def _score_winner(hand: Hand, ctx: Context, ruleset: str, cfg: dict) -> HandScor
                 v = View(sets, ctx, ruleset, cfg, counts, hand.bonus, hand.winning_tile,
                          only_possible=len(wait_idx) == 1, pe_ling=pe_ling, any_exposed=any_exposed)
                 cands += _arrangement_candidates(v, cfg, wait)
-        if irregular_ok:
-            code = dc.irregular(c14, dup)
-            if code and (not pe_ling or c14[ONE_S] == 2):
-                complete = True
-                cands.append(_Candidate(_limit_score(code, _irregular_display(seq, wt, code), cfg, wait), True))
+        row = irregular(c14) if irregular else None
+        if row and (not pe_ling or c14[ONE_S] == 2):
+            complete = True
+            shown = _irregular_display(seq, wt, seven_pairs(c14, cfg["twins_allow_duplicate_pairs"]))
+            cands.append(_Candidate(_limit_score(row, shown, cfg, wait), True))
 
-    if complete and ctx.special & {"heavenly", "earth"}:
-        code = "heavenly_hand" if "heavenly" in ctx.special else "earth_hand"
+    if complete:
         shown = cands[0].score.decomposition if cands else []
-        cands.append(_Candidate(_limit_score(code, shown, cfg, wait), True))
+        cands += [_Candidate(_limit_score(row, shown, cfg, wait), True)
+                  for row in limits.special_limits(ctx, ruleset)]
 
     if not cands:
         raise InvalidHand("no_valid_hand", "the tiles form neither four sets and a pair nor an "
@@ -223,16 +225,14 @@ def _arrangement_candidates(v: View, cfg: dict, wait: list[str]) -> list[_Candid
     out = [_Candidate(HandScore(valid=True, decomposition=shown, base_points=base, doublings=dbl,
                                 base_total=b, doublings_total=d, total_before_limit=total, final=final,
                                 wait=wait), d >= cfg["min_doublings"])]
-    for r in REGULAR_LIMITS:
-        if r.test(v):
-            out.append(_Candidate(_limit_score(r.code, shown, cfg, wait), True))
+    out += [_Candidate(_limit_score(r, shown, cfg, wait), True) for r in limits.regular_limits(v)]
     return out
 
 
-def _irregular_display(seq: list[int], wt: int, code: str) -> list[str]:
-    """Twins as seven pairs, other irregular hands as one concealed block; ``*`` = winning."""
+def _irregular_display(seq: list[int], wt: int, as_pairs: bool) -> list[str]:
+    """Seven pairs (twins) as pairs, other irregular hands as one concealed block; ``*`` = winning."""
     tiles = sorted(seq)
-    if code.endswith("twins"):
+    if as_pairs:
         pairs = [tiles[k] for k in range(0, 14, 2)]
         out, starred = [], False
         for t in pairs:
@@ -263,11 +263,11 @@ def _score_non_winner(hand: Hand, ctx: Context, ruleset: str, cfg: dict) -> Hand
                          message=f"{have} tiles where {want} belong: a dead hand (scores 0, still pays)")
     loose = [INDEX[t] for t in hand.concealed]
     if not hand.groups and len(loose) == 13:
-        code = dc.irregular_waits(dc.counts_of(loose), cfg["twins_allow_duplicate_pairs"])
-        if code:
-            half = RULES[code].value // 2
+        row = limits.irregular_wait(dc.counts_of(loose), ruleset, cfg)
+        if row:
+            half = row.value // 2
             return HandScore(valid=True, total_before_limit=half, final=min(half, cfg["limit"]),
-                             half_limit=code, decomposition=[_concealed_block(loose)])
+                             half_limit=row.code, decomposition=[_concealed_block(loose)])
     sets = [_meld_set(g) for g in hand.groups]
     c = dc.counts_of(loose)
     firsts = sorted(set(loose), key=loose.index)

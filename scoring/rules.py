@@ -1,21 +1,34 @@
 """The NTS rules as data (spec §5, §6, §8): one small record per base-point row, doubling
 and limit hand, each with its stable code (as in cases.json), its value, who may score it,
-an English and a Dutch label, and the test that decides whether it applies.
+an English and a Dutch label (the only wording of a scoring line, for the CLI and the web
+page alike), and the test that decides whether it applies. Adding or changing a rule is
+one row here: the engine asks every row, and knows no code by name.
 
-The order of the tables is the order of the lines in a score breakdown. Group rules are
-asked once per set (in the order of the sets); hand rules once per hand. A rule's ``test``
-returns the code suffixes that apply (``[""]`` for a rule without suffix, ``[]`` when it
-does not apply). Doublings in one ``family`` do not add up: the highest one counts."""
+The order of the tables is the order of the lines in a score breakdown. What a ``test``
+is asked depends on its table:
+
+* group rules, ``test(set, view) -> bool``, once per set (in the order of the sets);
+* hand rules, ``test(view) -> list[str]``, once per hand: the code suffixes that apply
+  (``[""]`` for a rule without suffix, ``[]`` when it does not apply);
+* regular limits, ``test(view) -> bool``, on every arrangement in four sets and a pair;
+* irregular limits, ``test(counts, config) -> bool``, on the 14 tiles of a concealed hand
+  (a 34-slot count vector, see :mod:`scoring.patterns`);
+* special limits, ``test(context) -> bool``, once for any complete hand (the moment it was won).
+
+Doublings in one ``family`` do not add up: the highest one counts. Of several limit hands
+the highest counts (see :mod:`scoring.limits`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Callable
 
+from mjscore.scoring import patterns as pt
 from mjscore.scoring.decompose import CHOW, KONG, PAIR, PUNG, Set
 from mjscore.scoring.model import Context
+from mjscore.scoring.patterns import suit_profile
 from mjscore.scoring.tiles import (FLOWERS, GREEN, SEASONS, SEAT_NUMBER, TILES, is_dragon, is_simple,
-                           is_terminal, is_wind, suit_of)
+                                   is_terminal, is_wind, suit_of)
 
 ALL, WINNER = "all", "winner"
 
@@ -63,7 +76,7 @@ class Rule:
     who: str                    # ALL or WINNER
     en: str
     nl: str
-    test: Callable = field(compare=False, repr=False)
+    test: Callable = field(compare=False, repr=False)   # what it is asked: see the module doc
     family: str | None = None   # non-cumulative group (highest counts)
     per_group: bool = False     # asked once per set: test(set, view) -> bool
     ruleset: str | None = None  # only in this ruleset (nts-app rows)
@@ -146,27 +159,24 @@ GROUP_DOUBLINGS: tuple[Rule, ...] = (
 )
 
 
-def _suit_profile(c: list[int]) -> tuple[set[int], bool, bool]:
-    """(suits present, honours present, every suited tile a terminal)."""
-    suits = {suit_of(i) for i in range(27) if c[i]}
-    honours = any(c[27:])
-    terminals = all(is_terminal(i) for i in range(27) if c[i])
-    return suits, honours, terminals
+# Purity on the suit profile (suits present, honours present, all suited tiles terminals):
+# shared by the doublings (§6) and the twins limits (§8.1).
 
 
-def _clean(v: View) -> bool:
-    suits, honours, terminals = _suit_profile(v.counts)
+def _clean(suits: set[int], honours: bool, terminals: bool) -> bool:
     return (len(suits) == 1 and honours) or (bool(suits) and terminals)
 
 
-def _very_clean(v: View) -> bool:
-    suits, honours, terminals = _suit_profile(v.counts)
+def _very_clean(suits: set[int], honours: bool, terminals: bool) -> bool:
     return len(suits) == 1 and honours and terminals
 
 
-def _pure(v: View) -> bool:
-    suits, honours, _ = _suit_profile(v.counts)
+def _pure(suits: set[int], honours: bool, terminals: bool) -> bool:
     return (len(suits) == 1 and not honours) or (not suits and honours)
+
+
+def _purity(kind):
+    return lambda v: _yes(kind(*suit_profile(v.counts)))
 
 
 def _count_shape(v: View, shape: str) -> int:
@@ -194,10 +204,9 @@ HAND_DOUBLINGS: tuple[Rule, ...] = (
          lambda v: _yes(sum(1 for s in v.pungs() if is_wind(s.tile)) == 3 and _little(v, is_wind))),
     _dbl("little_three_dragons", 1, WINNER, "Little three dragons", "Kleine drie draken",
          lambda v: _yes(sum(1 for s in v.pungs() if is_dragon(s.tile)) == 2 and _little(v, is_dragon))),
-    _dbl("clean", 1, ALL, "Clean hand", "Schoon spel", lambda v: _yes(_clean(v)), family="purity"),
-    _dbl("very_clean", 2, ALL, "Very clean hand", "Zeer schoon spel", lambda v: _yes(_very_clean(v)),
-         family="purity"),
-    _dbl("pure", 3, ALL, "Pure hand", "Zuiver spel", lambda v: _yes(_pure(v)), family="purity"),
+    _dbl("clean", 1, ALL, "Clean hand", "Schoon spel", _purity(_clean), family="purity"),
+    _dbl("very_clean", 2, ALL, "Very clean hand", "Zeer schoon spel", _purity(_very_clean), family="purity"),
+    _dbl("pure", 3, ALL, "Pure hand", "Zuiver spel", _purity(_pure), family="purity"),
     _dbl("four_chows", 1, WINNER, "Four chows and a pair", "Vier chows en een paar",
          lambda v: _yes(_count_shape(v, CHOW) == 4)),
     _dbl("four_pungs", 1, WINNER, "Four pungs/kongs and a pair", "Vier pungs en een paar",
@@ -233,8 +242,8 @@ HAND_DOUBLINGS: tuple[Rule, ...] = (
 # -- limit hands (§8) ------------------------------------------------------------------
 
 
-def _lim(code, value, en, nl, test=None) -> Rule:
-    return Rule(code, "limit", value, WINNER, en, nl, test or (lambda v: False))
+def _lim(code, value, en, nl, test) -> Rule:
+    return Rule(code, "limit", value, WINNER, en, nl, test)
 
 
 def _four_winds(v: View) -> bool:
@@ -282,22 +291,37 @@ REGULAR_LIMITS: tuple[Rule, ...] = (
     _lim("winding_snake", 1000, "Winding snake", "Kronkelende slang", _winding_snake),
 )
 
+def _moment(name: str):
+    return lambda ctx: name in ctx.special
+
+
 SPECIAL_LIMITS: tuple[Rule, ...] = (
-    _lim("heavenly_hand", 2000, "Heavenly hand", "Hemelse hand"),
-    _lim("earth_hand", 1000, "Earthly hand", "Aardse hand"),
+    _lim("heavenly_hand", 2000, "Heavenly hand", "Hemelse hand", _moment("heavenly")),
+    _lim("earth_hand", 1000, "Earthly hand", "Aardse hand", _moment("earth")),
 )
 
+
+def _tiles(pattern):
+    return lambda c, cfg: pattern(c)
+
+
+def _twins(kind):
+    """Seven pairs (four of a kind as two when the config allows) whose suits pass ``kind``."""
+    return lambda c, cfg: (pt.seven_pairs(c, cfg["twins_allow_duplicate_pairs"])
+                           and kind(*suit_profile(c)))
+
+
 IRREGULAR_LIMITS: tuple[Rule, ...] = (
-    _lim("nine_gates", 2000, "Nine gates", "Negen poorten"),
-    _lim("thirteen_orphans", 2000, "Thirteen orphans", "Dertien wezen"),
-    _lim("wind_snake", 1000, "Wind snake", "Windslang"),
-    _lim("dragon_snake", 1000, "Dragon snake", "Drakenslang"),
-    _lim("imperial_court", 1000, "Imperial court", "Keizerlijk hof"),
-    _lim("honour_twins", 2000, "Honour twins", "Eretweelingen"),
-    _lim("pure_twins", 1000, "Pure twins", "Zuivere tweelingen"),
-    _lim("very_clean_twins", 1000, "Very clean twins", "Zeer schone tweelingen"),
-    _lim("clean_twins", 500, "Clean twins", "Schone tweelingen"),
-    _lim("seven_twins", 250, "Seven twins", "Zeven tweelingen"),
+    _lim("nine_gates", 2000, "Nine gates", "Negen poorten", _tiles(pt.nine_gates)),
+    _lim("thirteen_orphans", 2000, "Thirteen orphans", "Dertien wezen", _tiles(pt.thirteen_orphans)),
+    _lim("wind_snake", 1000, "Wind snake", "Windslang", _tiles(pt.wind_snake)),
+    _lim("dragon_snake", 1000, "Dragon snake", "Drakenslang", _tiles(pt.dragon_snake)),
+    _lim("imperial_court", 1000, "Imperial court", "Keizerlijk hof", _tiles(pt.imperial_court)),
+    _lim("honour_twins", 2000, "Honour twins", "Eretweelingen", _twins(lambda s, h, t: not s)),
+    _lim("pure_twins", 1000, "Pure twins", "Zuivere tweelingen", _twins(lambda s, h, t: len(s) == 1 and not h)),
+    _lim("very_clean_twins", 1000, "Very clean twins", "Zeer schone tweelingen", _twins(_very_clean)),
+    _lim("clean_twins", 500, "Clean twins", "Schone tweelingen", _twins(lambda s, h, t: len(s) == 1 and h)),
+    _lim("seven_twins", 250, "Seven twins", "Zeven tweelingen", _twins(lambda s, h, t: True)),
 )
 
 ALL_RULES: tuple[Rule, ...] = (GROUP_BASE + HAND_BASE + GROUP_DOUBLINGS + HAND_DOUBLINGS
@@ -327,8 +351,11 @@ def label(code: str, lang: str = "en") -> str:
     return text
 
 
+def in_ruleset(rule: Rule, ruleset: str) -> bool:
+    """Whether ``rule`` plays under ``ruleset`` (rows without one play under every ruleset)."""
+    return not rule.ruleset or rule.ruleset == ruleset
+
+
 def applies(rule: Rule, v: View) -> bool:
     """Whether ``rule`` may be scored at all for this player under this ruleset."""
-    if rule.ruleset and rule.ruleset != v.ruleset:
-        return False
-    return rule.who == ALL or v.winner
+    return in_ruleset(rule, v.ruleset) and (rule.who == ALL or v.winner)
