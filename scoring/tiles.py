@@ -7,6 +7,9 @@ and the face-down back ``X`` never enter the count vector."""
 
 from __future__ import annotations
 
+from itertools import groupby
+from typing import Iterable
+
 SUITS = "mps"
 WINDS = ("E", "S", "W", "N")
 DRAGONS = ("R", "G", "Wh")
@@ -64,6 +67,11 @@ def is_simple(i: int) -> bool:
     return i < 27 and 0 < i % 9 < 8
 
 
+def is_bonus(token: str) -> bool:
+    """A flower or season token (``f1..f4``, ``j1..j4``)."""
+    return token in BONUS
+
+
 def sort_key(token: str) -> tuple[int, int]:
     """Canonical order: m, p, s by number, E S W N, R G Wh, then bonus tiles, then X."""
     if token in INDEX:
@@ -94,3 +102,16 @@ def compact(tokens: list[str] | tuple[str, ...]) -> str:
     if run:
         out.append("".join(run) + run_suit)
     return "".join(out)
+
+
+def _run_of(token: str) -> str:
+    """What one space-separated run of :func:`compact_sorted` shares: the suit letter of a
+    suited tile, otherwise the token itself (``RR``, ``WhWh``)."""
+    return token[1] if INDEX.get(token, 27) < 27 else token
+
+
+def compact_sorted(tokens: Iterable[str]) -> str:
+    """Tokens in canonical order, a space between suits and between honour kinds:
+    ``['8s','2m','R','4m','3m','R']`` -> ``'234m 8s RR'`` (how the photo's tiles are shown)."""
+    ordered = sorted(tokens, key=sort_key)
+    return " ".join(compact(list(run)) for _, run in groupby(ordered, key=_run_of))

@@ -6,10 +6,13 @@ only append (and retrain)."""
 
 from __future__ import annotations
 
-SUITED = [f"{n}{s}" for s in "mps" for n in range(1, 10)]
-HONOURS = ["E", "S", "W", "N", "R", "G", "Wh"]
-BONUS = ["f1", "f2", "f3", "f4", "j1", "j2", "j3", "j4"]
-BACK = "X"
+from mjscore.scoring import tiles
+
+# the tokens themselves are the engine's (scoring.tiles), so there is one list of them
+SUITED = list(tiles.TILES[:27])
+HONOURS = list(tiles.TILES[27:])
+BONUS = list(tiles.BONUS)
+BACK = tiles.BACK
 
 KINDS: list[str] = SUITED + HONOURS + BONUS + [BACK]
 KIND_INDEX: dict[str, int] = {k: i for i, k in enumerate(KINDS)}

@@ -1,0 +1,26 @@
+"""Small edits of a layout that keep its grouping: one tile read as another kind, one tile
+left out (review fixes, alternatives)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mjscore.vision.layout.model import Layout, layout_from_groups
+
+
+def with_kind(layout: Layout, tile_index: int, kind: str) -> Layout:
+    """The same grouping with one tile read as another kind (review fixes, alternatives)."""
+    tiles = list(layout.tiles)
+    tiles[tile_index] = replace(tiles[tile_index], kind=kind, confidence=1.0, alternatives=())
+    spec = [(g.kind, list(g.indices)) for g in layout.groups]
+    reasons = [(g.reason, g.confidence) for g in layout.groups]
+    return layout_from_groups(tiles, spec, reasons, rows=layout.rows, direction_deg=layout.direction_deg)
+
+
+def without_tile(layout: Layout, tile_index: int) -> Layout:
+    """The same grouping with one tile left out (a false detection)."""
+    tiles = [t for i, t in enumerate(layout.tiles) if i != tile_index]
+    shift = {i: i - (i > tile_index) for i in range(len(layout.tiles)) if i != tile_index}
+    spec = [(g.kind, [shift[i] for i in g.indices if i != tile_index]) for g in layout.groups]
+    reasons = [(g.reason, g.confidence) for g in layout.groups]
+    return layout_from_groups(tiles, spec, reasons, rows=layout.rows, direction_deg=layout.direction_deg)
