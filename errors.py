@@ -20,6 +20,7 @@ BAD_PHOTO = "bad_photo"          # an image that cannot be read (damaged, trunca
 TOO_LARGE = "too_large"          # an upload or image over the limits
 UNSUPPORTED_TYPE = "unsupported_type"   # an upload that is not a JPEG, PNG or WebP
 FAILED = "failed"                # a part failed on good input (a bug or a model crash)
+CANNOT_WRITE = "cannot_write"    # an output file cannot be written
 
 # code -> (CLI exit status, HTTP status); a code not listed is an engine reason (REFUSED)
 _STATUS: dict[str, tuple[int, int]] = {
@@ -32,6 +33,7 @@ _STATUS: dict[str, tuple[int, int]] = {
     TOO_LARGE: (1, 413),
     UNSUPPORTED_TYPE: (1, 415),
     FAILED: (1, 500),
+    CANNOT_WRITE: (1, 500),
 }
 
 
@@ -66,6 +68,12 @@ class FailedError(MjscoreError, RuntimeError):
     code = FAILED
 
 
+class WriteError(MjscoreError, OSError):
+    """An output (annotated photo, labels, JSON) cannot be written."""
+
+    code = CANNOT_WRITE
+
+
 def _statuses(code: str) -> tuple[int, int]:
     return _STATUS.get(code, _STATUS[REFUSED])
 
@@ -80,6 +88,30 @@ def http_status(error: MjscoreError) -> int:
     return _statuses(error.code)[1]
 
 
-__all__ = ["MjscoreError", "InputError", "NotFoundError", "UnavailableError", "FailedError",
-           "exit_status", "http_status", "BAD_INPUT", "SYNTAX", "REFUSED", "NOT_FOUND", "UNAVAILABLE",
+def cli_exit(error: MjscoreError, message: str | None = None):
+    """End a CLI command on an error: one line on stderr (``message`` or the error's own),
+    exit status :func:`exit_status`. Never returns."""
+    import typer                                     # only the CLI needs it
+
+    typer.echo(f"error: {error if message is None else message}", err=True)
+    raise typer.Exit(exit_status(error))
+
+
+def cli_command(func):
+    """Decorator for a CLI command: an :class:`MjscoreError` it raises ends it through
+    :func:`cli_exit` (one clear line, never a traceback)."""
+    import functools
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except MjscoreError as exc:
+            cli_exit(exc)
+
+    return wrapper
+
+
+__all__ = ["MjscoreError", "InputError", "NotFoundError", "UnavailableError", "FailedError", "WriteError",
+           "exit_status", "http_status", "cli_exit", "cli_command", "CANNOT_WRITE", "BAD_INPUT", "SYNTAX", "REFUSED", "NOT_FOUND", "UNAVAILABLE",
            "BAD_PHOTO", "TOO_LARGE", "UNSUPPORTED_TYPE", "FAILED"]

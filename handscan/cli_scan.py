@@ -2,7 +2,7 @@
 
 Problems are reported as one clear line on stderr, never a traceback. Exit status: 0 when
 every photo was read (and, when scoring was asked, scored as a valid hand); 1 otherwise;
-2 for bad options."""
+2 for bad options (``mjscore.errors.exit_status`` of the error raised)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import List, Optional
 
 import typer
 
+from mjscore.errors import InputError, WriteError, cli_command
 from mjscore.handscan.context import ContextError, ScanContext, make_context
 
 
@@ -21,15 +22,10 @@ def register(app: typer.Typer) -> None:
     app.command("batch")(batch)
 
 
-def _fail(message: str, code: int = 2) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
-
-
 def _win_type(discard: bool, self_drawn: bool, robbed_kong: bool) -> str | None:
     chosen = [n for n, on in (("discard", discard), ("self_drawn", self_drawn), ("robbed_kong", robbed_kong)) if on]
     if len(chosen) > 1:
-        _fail("give only one of --discard, --self-drawn, --robbed-kong")
+        raise InputError("give only one of --discard, --self-drawn, --robbed-kong")
     return chosen[0] if chosen else None
 
 
@@ -99,6 +95,7 @@ def _review_loop(res, threshold: float, echo):
     return res
 
 
+@cli_command
 def scan(
     photos: List[Path] = typer.Argument(..., help="Photo(s) of a hand laid out on the table."),
     json_out: bool = typer.Option(False, "--json", help="One JSON object per photo per line."),
@@ -126,20 +123,15 @@ def scan(
 ) -> None:
     """Read the tiles in a photo; with the game context, group and score the hand."""
     from mjscore.handscan.outputs import annotate as draw_annotation, write_json, write_yolo_labels
-    from mjscore.handscan.pipeline import evaluate, photo_read_from_json, read_photo, suggested_winning_tile
+    from mjscore.handscan.pipeline import evaluate, lay_out, photo_read_from_json, read_photo, suggested_winning_tile
     from mjscore.handscan.render import read_text, result_text
-    from mjscore.handscan.review import apply_fixes
-    from mjscore.vision.layout import group_tiles
 
-    try:
-        ctx = make_context(seat, wind, winning_tile, _win_type(discard, self_drawn, robbed_kong), ruleset,
-                           special or [], lang)
-    except ContextError as exc:
-        _fail(str(exc))
+    ctx = make_context(seat, wind, winning_tile, _win_type(discard, self_drawn, robbed_kong), ruleset,
+                       special or [], lang)
     if lang not in ("en", "nl"):
-        _fail(f"--lang {lang!r}: use en or nl")
+        raise InputError(f"--lang {lang!r}: use en or nl")
     if not 0.0 <= threshold <= 1.0:
-        _fail("--threshold is a confidence between 0 and 1")
+        raise InputError("--threshold is a confidence between 0 and 1")
     saved_reads = {}
     if from_json is not None:
         try:
@@ -148,7 +140,7 @@ def scan(
                     obj = json.loads(line)
                     saved_reads[str(Path(obj.get("image", "")).resolve())] = obj
         except (OSError, json.JSONDecodeError) as exc:
-            _fail(f"--from-json {from_json}: {exc}")
+            raise InputError(f"--from-json {from_json}: {exc}") from None
     scoring = ctx.given or hand is not None or bool(review)
     interactive = sys.stdin.isatty() and not json_out
     echo = (lambda s: typer.echo(s, err=True)) if json_out else typer.echo
@@ -167,21 +159,13 @@ def scan(
             else:
                 typer.echo(f"{photo}: error: {read.error}", err=True)
             continue
-        layout = group_tiles(read.tiles)
-        if fix:
-            try:
-                layout = apply_fixes(layout, fix)
-            except ContextError as exc:
-                _fail(str(exc))
+        layout = lay_out(read.tiles, fix)
         photo_ctx = ctx
         if scoring and interactive and photo_ctx.missing() and hand is None:
             echo(read_text(read, layout, threshold, lang))
             apart = suggested_winning_tile(layout)
             photo_ctx = _ask_missing(photo_ctx, apart[1] if apart else None)
-        try:
-            res = evaluate(str(photo), layout, photo_ctx, read=read, hand=hand, threshold=threshold)
-        except RuntimeError as exc:                           # engine missing from the install
-            _fail(str(exc), 1)
+        res = evaluate(str(photo), layout, photo_ctx, read=read, hand=hand, threshold=threshold)
         wants_review = review if review is not None else (interactive and scoring and bool(res.flags))
         if wants_review:
             echo(result_text(res, threshold))
@@ -205,21 +189,21 @@ def scan(
             try:
                 draw_annotation(photo, res.layout, target, threshold)
                 echo(f"annotated photo: {target}")
-            except Exception as exc:
-                _fail(f"cannot write {target}: {exc}", 1)
+            except Exception as exc:                          # noqa: BLE001 - any drawing failure
+                raise WriteError(f"cannot write {target}: {exc}") from None
         if yolo_labels and res.layout is not None:
             try:
                 label, notes = write_yolo_labels(photo, res.layout.tiles, read.width, read.height)
                 echo(f"YOLO labels: {label}" + "".join(f"\n  note: {x}" for x in notes))
             except (OSError, ValueError) as exc:
-                _fail(f"cannot write YOLO labels for {photo}: {exc}", 1)
+                raise WriteError(f"cannot write YOLO labels for {photo}: {exc}") from None
         saved.append(res.to_json())
     if save is not None:
         try:
             write_json(save, saved[0] if len(photos) == 1 and saved else saved)
             echo(f"saved: {save}")
         except OSError as exc:
-            _fail(f"cannot write {save}: {exc}", 1)
+            raise WriteError(f"cannot write {save}: {exc}") from None
     if failed:
         raise typer.Exit(1)
 
@@ -245,6 +229,7 @@ class _Progress:
             sys.stderr.write(f"{self.count}/{self.total} {name}: {status}\n")
 
 
+@cli_command
 def batch(
     source: Path = typer.Argument(..., help="A folder of photos, or a CSV/JSON manifest with context per photo."),
     out: Path = typer.Option(..., "--out", help="results.csv, results.json or results.jsonl (written as it goes)."),
@@ -258,18 +243,15 @@ def batch(
                                              help="module:function of another recognizer."),
 ) -> None:
     """Score many photos; one row per photo; resumable; a bad photo never stops the batch."""
-    from mjscore.handscan.batch import ManifestError, ResultSink, load_jobs, run_batch
+    from mjscore.handscan.batch import ResultSink, load_jobs, run_batch
 
     if jobs < 1:
-        _fail("--jobs must be at least 1")
-    try:
-        defaults = make_context(wind=wind, ruleset=ruleset)
-        job_list = load_jobs(source, defaults)
-        sink = ResultSink(out, restart=restart, retry_errors=retry_errors)
-    except (ContextError, ManifestError) as exc:
-        _fail(str(exc))
+        raise InputError("--jobs must be at least 1")
+    defaults = make_context(wind=wind, ruleset=ruleset)
+    job_list = load_jobs(source, defaults)
+    sink = ResultSink(out, restart=restart, retry_errors=retry_errors)
     if not job_list:
-        _fail(f"no photos in {source}")
+        raise InputError(f"no photos in {source}")
     todo = sum(1 for j in job_list if j.path not in sink.done)
     progress = _Progress(todo)
     summary = run_batch(job_list, sink, workers=jobs, recognizer=recognizer, threshold=threshold,

@@ -1,15 +1,17 @@
-"""The game context a photo cannot show (seat, prevailing wind, winning tile, how it was won),
-its validation, and the hand in notation -> engine request (spec §1.3)."""
+"""The game context a photo cannot show (seat, prevailing wind, winning tile, how it was won):
+raw strings (CLI options, manifest cells, web fields) checked into a :class:`ScanContext`,
+and that context as the scoring engine's own :class:`scoring.model.Context`."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
-WINDS = ("E", "S", "W", "N")
-RULESETS = ("nts", "nts-app")
-WIN_TYPES = ("self_drawn", "discard", "robbed_kong")
-SPECIALS = ("last_wall_tile", "kong_replacement", "kong_on_kong", "heavenly", "earth")
+from mjscore.errors import InputError
+from mjscore.scoring.config import RULESETS, SPECIALS, WIN_TYPES
+from mjscore.scoring.config import WIND_NAMES as WINDS
+from mjscore.scoring.model import Context
+
 _WIN_TYPE_ALIASES = {
     "self_drawn": "self_drawn", "self-drawn": "self_drawn", "selfdrawn": "self_drawn", "self": "self_drawn",
     "self drawn": "self_drawn", "tsumo": "self_drawn", "zelf": "self_drawn", "s": "self_drawn",
@@ -20,8 +22,12 @@ _TILE = re.compile(r"^(?:[1-9][mps]|E|S|W|N|R|G|Wh)$")
 _TILE_ALIASES = {"C": "R", "F": "G", "P": "Wh"}
 
 
-class ContextError(ValueError):
+class ContextError(InputError):
     """A context value that cannot be used (message names the value and what is allowed)."""
+
+
+class WinningTileNotInHand(ContextError):
+    """The winning tile given is not among the tiles read (flagged, not a bad option)."""
 
 
 def parse_tile(text: str, what: str = "tile") -> str:
@@ -46,7 +52,7 @@ def parse_wind(text: str, what: str) -> str:
 def parse_win_type(text: str) -> str:
     key = text.strip().lower()
     if key not in _WIN_TYPE_ALIASES:
-        raise ContextError(f"win type {text!r} is not one of self_drawn, discard, robbed_kong")
+        raise ContextError(f"win type {text!r} is not one of {', '.join(WIN_TYPES)}")
     return _WIN_TYPE_ALIASES[key]
 
 
@@ -116,56 +122,6 @@ def make_context(seat=None, wind=None, winning_tile=None, win_type=None, ruleset
     )
 
 
-# ----------------------------------------------------------------------------- notation
-
-@dataclass
-class HandParts:
-    melds: list[str] = field(default_factory=list)
-    concealed: str = ""
-    winning_tile: str | None = None
-    bonus: list[str] = field(default_factory=list)
-
-
-_GROUP = re.compile(r"\[[^\]]*\]|\{[^}]*\}|\([^)]*\)")
-
-
-def split_notation(text: str) -> HandParts:
-    """Split a hand in spec §1.2 notation into engine request parts. Only the structure is
-    checked here (brackets, ``+``, ``/``); the engine validates the tiles themselves."""
-    body, _, bonus_txt = text.partition("/")
-    parts = HandParts(bonus=bonus_txt.split())
-    if body.count("+") > 1:
-        raise ContextError(f"hand {text!r} has more than one '+winning tile'")
-    body, plus, win = body.partition("+")
-    if plus:
-        tok = win.strip().split()
-        if len(tok) != 1:
-            raise ContextError(f"hand {text!r}: write the winning tile last, as '+5p'")
-        parts.winning_tile = parse_tile(tok[0], "winning tile")
-    loose: list[str] = []
-    pos = 0
-    for m in _GROUP.finditer(body):
-        loose.append(body[pos:m.start()])
-        g = m.group(0)
-        if g.startswith("("):
-            loose.append(g[1:-1])                          # a concealed group fixed by hand
-        else:
-            parts.melds.append(g.replace(" ", ""))
-        pos = m.end()
-    loose.append(body[pos:])
-    rest = "".join("".join(loose).split())
-    if any(c in rest for c in "[]{}()"):
-        raise ContextError(f"hand {text!r} has an unmatched bracket")
-    parts.concealed = rest
-    return parts
-
-
-def build_request(parts: HandParts, ctx: ScanContext) -> dict:
-    """The engine request (spec §1.3 + ``ruleset``); context must be complete."""
-    hand = {"seat_wind": ctx.seat, "melds": list(parts.melds), "concealed": "".join(parts.concealed.split()),
-            "winning_tile": parts.winning_tile or ctx.winning_tile, "win_type": ctx.win_type}
-    if ctx.special:
-        hand["special"] = list(ctx.special)
-    if parts.bonus:
-        hand["bonus"] = list(parts.bonus)
-    return {"ruleset": ctx.ruleset, "prevailing_wind": ctx.wind, "hand": hand}
+def engine_context(ctx: ScanContext) -> Context:
+    """The winner's context for the engine; the caller has checked that nothing is missing."""
+    return Context(ctx.seat, ctx.wind, ctx.win_type, frozenset(ctx.special))

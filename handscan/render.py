@@ -119,7 +119,7 @@ def result_text(res: ScanResult, threshold: float = LOW_CONFIDENCE, *, brief: bo
                    f"--discard or --self-drawn)")
     if res.score is not None:
         out.append(f"{w['score']} ({res.context.ruleset}):")
-        out += score_text(res.score, lang)
+        out += score_text(res.score.to_json(), lang)
     if res.alternatives:
         out.append(f"{w['alts']}:")
         out += [f"  {a.notation}  = {a.final}  ({a.change})" for a in res.alternatives]

@@ -21,7 +21,8 @@ from dataclasses import dataclass, replace
 
 from mjscore.errors import InputError
 from mjscore.handscan.context import (ContextError, ScanContext, parse_ruleset, parse_specials, parse_tile,
-                              parse_wind, split_notation)
+                              parse_wind)
+from mjscore.scoring.notation import NotationError, parse_hand
 from mjscore.vision.kinds import KIND_INDEX
 from mjscore.vision.layout import BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, Layout, layout_from_groups
 from mjscore.vision.types import TileRead
@@ -213,9 +214,9 @@ def _apply(state: ReviewState, line: str, words: list[str], head: str) -> tuple[
             notation = line[4:].strip()
             if not notation:
                 return replace(state, hand=None), "hand from the photo's grouping again"
-            split_notation(notation)                          # structure check now, tiles by the engine
+            parse_hand(notation)                              # checked now, by the engine's parser
             return replace(state, hand=notation), f"hand set to {notation}"
-    except ContextError as exc:
+    except (ContextError, NotationError) as exc:
         raise ReviewError(str(exc)) from None
     raise ReviewError(f"unknown command {line!r} (type help)")
 

@@ -1,20 +1,20 @@
 """`mjscore session ...`: keep score over a whole match from the command line.
 
 Commands: new, hand, show, undo, end, list, export. Every command takes ``--db PATH``
-(default: the user's data directory) and reports problems as one clear line on stderr
-with exit status 1, never a traceback.
+(default: the user's data directory) and reports problems as one clear line on stderr,
+never a traceback, with the exit status of the error's code (``mjscore.errors``; 1 for
+every session problem).
 """
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
-from typing import Callable, List, Optional
+from typing import List, Optional
 
 import typer
 
+from mjscore.errors import cli_command
 from mjscore.match.model import NtsGame, RiichiGame, RiichiWin, SessionError
-from mjscore.match.store import StoreError
 
 session_app = typer.Typer(
     help="Keep score over a whole match: seats, rotation, every game, standings.",
@@ -29,24 +29,6 @@ LangOption = typer.Option("en", "--lang", help="Labels in English (en) or Dutch 
 
 def register(app: typer.Typer) -> None:
     app.add_typer(session_app, name="session")
-
-
-def _fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(1)
-
-
-def _friendly(func: Callable) -> Callable:
-    """Turn SessionError / StoreError into one line on stderr and exit status 1."""
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        except (SessionError, StoreError) as exc:
-            _fail(str(exc))
-
-    return wrapper
 
 
 def _book(db: Optional[Path]):
@@ -83,7 +65,7 @@ def _lang(lang: str) -> str:
 
 
 @session_app.command("new")
-@_friendly
+@cli_command
 def new(
     players: str = typer.Option(..., "--players", help="Four names in seating order (counter-clockwise), e.g. Anna,Bram,Cor,Dirk; the first is East unless --seats-by-dice."),
     ruleset: str = typer.Option("nts", "--ruleset", help="nts, nts-app or riichi."),
@@ -106,7 +88,7 @@ def new(
 
 
 @session_app.command("hand")
-@_friendly
+@cli_command
 def hand(
     winner: Optional[List[str]] = typer.Option(None, "--winner", help="Who won (riichi: repeat for several winners, each followed by its --han/--fu)."),
     hand_text: Optional[List[str]] = typer.Option(None, "--hand", help="The winner's hand in notation, e.g. \"[EEE] RRR 234m 88s 45s +6s\" (riichi: one per winner, instead of --han/--fu)."),
@@ -281,30 +263,24 @@ def _riichi_game(winners, han, fu, ron_from, tsumo, draw, chombo, riichi, tenpai
 
 
 def _hand_from_photo(photo: Path, winning_tile: Optional[str]) -> str:
-    """The winner's hand read from a photo by handscan, as notation.
+    """The winner's hand read from a photo by the scan pipeline (``handscan.pipeline``), as
+    notation for the game record.
 
-    The photo cannot show which tile won, so ``--winning-tile`` is passed on to handscan
+    The photo cannot show which tile won, so ``--winning-tile`` is passed on to the pipeline
     (it takes one copy out of the concealed tiles). What was read is echoed, with any
     doubtful tiles, so the table can check it (``session undo`` if it is wrong)."""
+    from mjscore.handscan.context import ContextError, make_context
+    from mjscore.handscan.pipeline import scan_photo
+
     if not photo.is_file():
         raise SessionError(f"photo {photo} not found")
-    try:
-        from mjscore.handscan.context import ContextError, make_context
-        from mjscore.handscan.pipeline import scan_photo
-    except ImportError:
-        raise SessionError("reading a hand from a photo is not available in this installation; "
-                           "give the hand with --hand \"notation\"") from None
     try:
         context = make_context(winning_tile=winning_tile)
     except ContextError as exc:
         raise SessionError(str(exc)) from None
-    try:
-        result = scan_photo(photo, context)
-    except Exception as exc:   # recognizer or model problems: a user-level message
-        raise SessionError(f"could not read a hand from {photo}: {exc}") from exc
+    result = scan_photo(photo, context)
     if result.error or not result.notation:
-        raise SessionError(f"could not read a hand from {photo}: "
-                           f"{result.error or 'no tiles found'}")
+        raise SessionError(f"could not read a hand from {photo}: {result.error or 'no tiles found'}")
     typer.echo(f"read from {photo.name}: {result.notation}", err=True)
     if result.low_confidence:
         typer.echo("doubtful tiles (numbered left to right): "
@@ -316,7 +292,7 @@ def _hand_from_photo(photo: Path, winning_tile: Optional[str]) -> str:
 
 
 @session_app.command("show")
-@_friendly
+@cli_command
 def show_cmd(session: Optional[str] = SessionOption, db: Optional[Path] = DbOption,
              lang: str = LangOption,
              game: Optional[int] = typer.Option(None, "--game", "-g", help="Show this game in full: hands, scoring lines, settlement.")):
@@ -331,7 +307,7 @@ def show_cmd(session: Optional[str] = SessionOption, db: Optional[Path] = DbOpti
 
 
 @session_app.command("undo")
-@_friendly
+@cli_command
 def undo(session: Optional[str] = SessionOption, db: Optional[Path] = DbOption):
     """Remove the last game (or re-open a session that was ended with `session end`)."""
     book = _book(db)
@@ -351,7 +327,7 @@ def _latest_any(book) -> int:
 
 
 @session_app.command("end")
-@_friendly
+@cli_command
 def end(session: Optional[str] = SessionOption, db: Optional[Path] = DbOption,
         lang: str = LangOption):
     """Stop the match now (agreed time or rounds) and show the final standings."""
@@ -363,7 +339,7 @@ def end(session: Optional[str] = SessionOption, db: Optional[Path] = DbOption,
 
 
 @session_app.command("list")
-@_friendly
+@cli_command
 def list_cmd(db: Optional[Path] = DbOption, lang: str = LangOption):
     """All sessions, open and finished."""
     from mjscore.match.render import labels, sessions_table
@@ -375,7 +351,7 @@ def list_cmd(db: Optional[Path] = DbOption, lang: str = LangOption):
 
 
 @session_app.command("export")
-@_friendly
+@cli_command
 def export(
     as_csv: bool = typer.Option(False, "--csv", help="One row per player per game."),
     as_json: bool = typer.Option(False, "--json", help="The whole session with every game."),

@@ -5,8 +5,9 @@
     mjscore score --json request.json        (or - for stdin; any request of cases.json form)
 
 Exit status: 0 valid hand / answer; 1 the engine refused the hand (the answer says why);
-2 bad input: notation errors (with a caret under the token), unreadable JSON, bad options.
-Problems are one clear message, never a traceback."""
+2 bad input: notation errors (with a caret under the token), unreadable JSON, bad options
+(the exit status of the error's code, ``mjscore.errors.exit_status``). Problems are one
+clear message, never a traceback."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+
+from mjscore.errors import FailedError, InputError, cli_command, exit_status
+from mjscore.scoring.config import RULESETS, WIND_NAMES
 
 _WORDS = {
     "en": {"hand": "Hand", "arrangement": "Arrangement", "base": "Base points", "base_total": "Base total",
@@ -38,11 +42,6 @@ def register(app: typer.Typer) -> None:
     app.command("score")(score)
 
 
-def _fail(message: str, code: int = 2) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
-
-
 def _config_value(text: str):
     low = text.lower()
     if low in ("true", "yes", "on"):
@@ -52,7 +51,7 @@ def _config_value(text: str):
     try:
         return int(text)
     except ValueError:
-        _fail(f"--config value {text!r}: use true/false or a whole number")
+        raise InputError(f"--config value {text!r}: use true/false or a whole number")
 
 
 def _is_request_source(arg: str) -> bool:
@@ -64,6 +63,7 @@ def _is_request_source(arg: str) -> bool:
         return False
 
 
+@cli_command
 def score(
     hand: Optional[str] = typer.Argument(None, help='Hand in notation, e.g. "[EEE] RRR 234m 88s 45s +6s"; '
                                                     "with --json also a request file or - for stdin."),
@@ -87,10 +87,10 @@ def score(
     """Score one hand (NTS / nts-app) with a full breakdown, or answer one JSON request."""
     from mjscore.scoring import score_request
     if lang not in _WORDS:
-        _fail(f"--lang {lang!r}: use en or nl")
+        raise InputError(f"--lang {lang!r}: use en or nl")
     if hand is None:
-        _fail('give a hand in notation, e.g. mjscore score "[EEE] RRR 234m 88s 45s +6s" --seat E --wind S '
-              "--self-drawn, or --json FILE")
+        raise InputError('give a hand in notation, e.g. mjscore score "[EEE] RRR 234m 88s 45s +6s" --seat E --wind S '
+                         "--self-drawn, or --json FILE")
     if as_json and _is_request_source(hand):
         answer = _ask(score_request, _read_request(hand))
         typer.echo(json.dumps(answer, ensure_ascii=False))
@@ -114,7 +114,7 @@ def _ask(engine, request: dict) -> dict:
     try:
         return engine(request)
     except Exception as exc:  # noqa: BLE001 - the CLI promises no tracebacks
-        _fail(f"the scoring engine failed on this request: {type(exc).__name__}: {exc}", 1)
+        raise FailedError(f"the scoring engine failed on this request: {type(exc).__name__}: {exc}") from None
 
 
 def _answer_ok(answer: dict) -> bool:
@@ -125,14 +125,14 @@ def _read_request(source: str) -> dict:
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        _fail(f"cannot read {source}: {exc}")
+        raise InputError(f"cannot read {source}: {exc}") from None
     try:
         request = json.loads(text)
     except json.JSONDecodeError as exc:
-        _fail(f"{'stdin' if source == '-' else source} is not valid JSON: {exc.msg} "
-              f"(line {exc.lineno}, column {exc.colno})")
+        raise InputError(f"{'stdin' if source == '-' else source} is not valid JSON: {exc.msg} "
+                         f"(line {exc.lineno}, column {exc.colno})") from None
     if not isinstance(request, dict):
-        _fail("the request must be one JSON object (a cases.json input plus \"ruleset\")")
+        raise InputError("the request must be one JSON object (a cases.json input plus \"ruleset\")")
     return request
 
 
@@ -146,21 +146,21 @@ def _hand_request(text: str, seat, wind, self_drawn, discard, robbed_kong, speci
     except NotationError as exc:
         typer.echo(f"error: {exc.where + ': ' if exc.where else ''}{exc.message}", err=True)
         typer.echo(_indent(exc.caret()), err=True)
-        raise typer.Exit(2)
-    if ruleset not in ("nts", "nts-app"):
-        _fail(f"--ruleset {ruleset!r}: use nts or nts-app (riichi settlement goes through --json)")
+        raise typer.Exit(exit_status(exc))
+    if ruleset not in RULESETS:
+        raise InputError(f"--ruleset {ruleset!r}: use nts or nts-app (riichi settlement goes through --json)")
     for name, value in (("--seat", seat), ("--wind", wind)):
         if value is None:
-            _fail(f"{name} is missing: give E, S, W or N")
-        if value.upper() not in ("E", "S", "W", "N"):
-            _fail(f"{name} {value!r}: give E, S, W or N")
+            raise InputError(f"{name} is missing: give E, S, W or N")
+        if value.upper() not in WIND_NAMES:
+            raise InputError(f"{name} {value!r}: give E, S, W or N")
     chosen = [n for n, on in (("self_drawn", self_drawn), ("discard", discard), ("robbed_kong", robbed_kong)) if on]
     if len(chosen) > 1:
-        _fail("give only one of --self-drawn, --discard, --robbed-kong")
+        raise InputError("give only one of --self-drawn, --discard, --robbed-kong")
     if parsed.winning_tile and not chosen:
-        _fail("how was the hand won? give --self-drawn, --discard or --robbed-kong")
+        raise InputError("how was the hand won? give --self-drawn, --discard or --robbed-kong")
     if chosen and not parsed.winning_tile:
-        _fail("the winning tile is missing: write it last in the hand as +tile (e.g. +6s)")
+        raise InputError("the winning tile is missing: write it last in the hand as +tile (e.g. +6s)")
     data = hand_to_json(parsed)
     data["bonus"] = data.get("bonus", []) + extra
     data["seat_wind"] = seat.upper()
@@ -174,7 +174,7 @@ def _hand_request(text: str, seat, wind, self_drawn, discard, robbed_kong, speci
         for item in config:
             key, sep, value = item.partition("=")
             if not sep:
-                _fail(f"--config {item!r}: write KEY=VALUE, e.g. wind_pair_points=false")
+                raise InputError(f"--config {item!r}: write KEY=VALUE, e.g. wind_pair_points=false")
             cfg[key.strip()] = _config_value(value.strip())
         request["config"] = cfg
     return request

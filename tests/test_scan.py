@@ -60,13 +60,13 @@ def test_worked_case_laid_out_on_the_table_scores_as_expected(case):
     assert res.valid == expected["valid"], (res.notation, res.score)
     if expected["valid"]:
         assert res.final == expected["final"], (res.notation, res.score)
-        assert res.score.get("limit_hand") == expected.get("limit_hand")
+        assert res.score.limit_hand == expected.get("limit_hand")
     elif expected["reason"] == "invalid_meld":
         # a group set apart that is no set ([ESW]) may be read as concealed: then the
         # engine finds no valid hand instead; either way the photo is rejected
-        assert res.score["reason"] in ("invalid_meld", "no_valid_hand"), (res.notation, res.score)
+        assert res.score.reason in ("invalid_meld", "no_valid_hand"), (res.notation, res.score)
     else:
-        assert res.score["reason"] == expected["reason"], (res.notation, res.score)
+        assert res.score.reason == expected["reason"], (res.notation, res.score)
         assert any(f.startswith("invalid_hand:") for f in res.flags)
 
 
@@ -84,15 +84,14 @@ def test_impossible_hand_is_reported_with_the_closest_valid_alternatives():
     ctx = make_context("S", "E", "9s", "discard", "nts")
     res = evaluate("five.jpg", layout, ctx)
     assert res.notation == "[5555p] 5p 469s RRR GGG +9s"
-    assert not res.valid and res.score["reason"] == "too_many_copies"
+    assert not res.valid and res.score.reason == "too_many_copies"
     assert "invalid_hand:too_many_copies" in res.flags and res.low_confidence == [6]
     assert res.alternatives, "reading tile 6 as its runner-up 5s gives a valid hand"
     best = res.alternatives[0]
     assert best.change == "tile 6 read as 5s instead of 5p"
     assert best.notation == "[5555p] 4569s RRR GGG +9s"
-    from mjscore.handscan.pipeline import score_request
-    from mjscore.handscan.context import build_request, split_notation
-    check = score_request(build_request(split_notation(best.notation), ctx))
+    from typed_hand import typed_answer
+    check = typed_answer(best.notation, ctx)
     assert check["valid"] and check["final"] == best.final
 
 
@@ -260,7 +259,7 @@ def test_a_false_detection_is_offered_as_left_out():
     t = tiles[9]
     tiles[9] = TileRead("9p", t.box, 0.3, (), t.angle)
     res = evaluate("p.jpg", group_tiles(tiles), make_context("E", "S", "6s", "self_drawn", "nts-app"))
-    assert not res.valid and res.score["reason"] == "tile_count"
+    assert not res.valid and res.score.reason == "tile_count"
     assert res.alternatives[0].change == "tile 10 (9p, 0.30) is not a tile of the hand"
     assert res.alternatives[0].final == 136
 

@@ -11,8 +11,9 @@ import re
 from pathlib import Path
 
 
-from mjscore.handscan.context import build_request, make_context, split_notation
-from mjscore.handscan.pipeline import evaluate, score_request
+from mjscore.handscan.context import make_context
+from mjscore.handscan.pipeline import evaluate
+from typed_hand import typed_answer
 from mjscore.vision.kinds import token_for_dataset_name
 from mjscore.vision.layout import group_tiles
 from mjscore.vision.types import TileRead
@@ -47,10 +48,10 @@ def test_real_hand_photo_labels_group_into_the_hand():
 def test_real_hand_photo_scores_like_the_hand_typed_in():
     ctx = make_context("E", "S", "6s", "self_drawn", "nts-app")
     res = evaluate(str(HAND_PHOTO), group_tiles(labelled_tiles("photo_3")), ctx)
-    typed = score_request(build_request(split_notation("RRR 1112345557s +6s / f1 f2 j1 j2 j4"), ctx))
+    typed = typed_answer("RRR 1112345557s +6s / f1 f2 j1 j2 j4", ctx)
     assert res.notation == "1112345557s RRR +6s / f1 f2 j1 j2 j4"
     assert res.valid and typed["valid"] and res.final == typed["final"]
-    assert sorted(map(tuple, res.score["base_points"])) == sorted(map(tuple, typed["base_points"]))
+    assert sorted(map(tuple, res.score.to_json()["base_points"])) == sorted(map(tuple, typed["base_points"]))
 
 
 def test_real_hand_photo_end_to_end():
@@ -61,5 +62,5 @@ def test_real_hand_photo_end_to_end():
     res = scan_photo(HAND_PHOTO, ctx)
     assert res.error is None
     assert res.layout.notation == HAND, res.layout.notation
-    typed = score_request(build_request(split_notation("RRR 1112345557s +6s / f1 f2 j1 j2 j4"), ctx))
+    typed = typed_answer("RRR 1112345557s +6s / f1 f2 j1 j2 j4", ctx)
     assert res.valid and res.final == typed["final"] == 2000

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mjscore.handscan.context import ContextError, build_request, make_context, split_notation
+from mjscore.handscan.context import ContextError, make_context
 from mjscore.handscan.review import ReviewError, apply_command, apply_fixes, state_from_layout
 from test_layout_support import place
 from mjscore.vision.layout import BONUS, CONCEALED, EXPOSED, group_tiles
@@ -81,7 +81,7 @@ def test_hand_override_undo_and_done(state):
     assert new.hand == "[EEE] RRR 234m 88s 45s +6s"
     assert run(new, "hand").hand is None
     assert run(new, "undo").hand is None
-    with pytest.raises(ReviewError, match="unmatched bracket"):
+    with pytest.raises(ReviewError, match="never closed"):
         apply_command(state, "hand [EEE RRR")
     with pytest.raises(ReviewError, match="nothing to undo"):
         apply_command(state, "undo")
@@ -106,16 +106,25 @@ def test_apply_fixes_keeps_grouping_and_reasons():
         apply_fixes(lay, "three=5p")
 
 
-def test_split_notation_and_request():
-    parts = split_notation("[EEE] {X55pX} (RRR) 234m 88s 45s +6s / f1 j3")
-    assert parts.melds == ["[EEE]", "{X55pX}"]
-    assert parts.concealed == "RRR234m88s45s" and parts.winning_tile == "6s" and parts.bonus == ["f1", "j3"]
-    req = build_request(parts, make_context("E", "S", None, "self_drawn", "nts-app"))
-    assert req == {"ruleset": "nts-app", "prevailing_wind": "S",
-                   "hand": {"seat_wind": "E", "melds": ["[EEE]", "{X55pX}"], "concealed": "RRR234m88s45s",
-                            "winning_tile": "6s", "win_type": "self_drawn", "bonus": ["f1", "j3"]}}
-    with pytest.raises(ContextError, match="more than one"):
-        split_notation("123m +4m +5m")
+def test_typed_hand_is_read_by_the_engines_parser_in_its_context():
+    """A typed hand becomes the engine's Hand (groups kept, the fixed group too); its +tile
+    fills in the context, a context tile fills in the hand, and the two must agree."""
+    from mjscore.handscan.context import engine_context
+    from mjscore.handscan.hand import hand_from_text
+    from mjscore.scoring.model import Context
+    from mjscore.scoring.notation import NotationError, parse_hand
+
+    ctx = make_context("E", "S", None, "self_drawn", "nts-app", ["last_wall_tile"])
+    hand, ctx2 = hand_from_text("[EEE] {X55pX} (RRR) 234m 88s 45s +6s / f1 j3", ctx)
+    assert hand == parse_hand("[EEE] {X55pX} (RRR) 234m 88s 45s +6s / f1 j3")
+    assert ctx2.winning_tile == "6s" and ctx.winning_tile is None
+    assert engine_context(ctx2) == Context("E", "S", "self_drawn", frozenset({"last_wall_tile"}))
+    hand, _ = hand_from_text("RRR 234m 88s 456s", ctx.with_(winning_tile="6s"))
+    assert hand.winning_tile == "6s"
+    with pytest.raises(ContextError, match="the hand says \\+6s"):
+        hand_from_text("RRR 234m 88s 45s +6s", ctx.with_(winning_tile="9s"))
+    with pytest.raises(NotationError, match="only one \\+winning tile"):
+        hand_from_text("123m +4m +5m", ctx)
 
 
 @pytest.mark.parametrize("kwargs,message", [

@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from mjscore.handscan.context import build_request, make_context, split_notation
-from mjscore.handscan.pipeline import evaluate, scan_photo, score_request
+from mjscore.handscan.context import make_context
+from mjscore.handscan.pipeline import evaluate, scan_photo
+from mjscore.scoring.notation import parse_hand
+from typed_hand import typed_answer
 from mjscore.datasets.scene_eval import canonical, load_scenes
 from mjscore.vision.layout import group_tiles
 
@@ -38,7 +40,7 @@ def _as_laid(notation: str) -> tuple:
 
 
 def _context(notation: str):
-    return make_context("E", "S", split_notation(notation).winning_tile, "self_drawn", "nts-app")
+    return make_context("E", "S", parse_hand(notation).winning_tile, "self_drawn", "nts-app")
 
 
 def test_bundled_scenes_cover_the_layouts():
@@ -60,12 +62,12 @@ def test_true_tiles_score_like_the_hand_typed_in(name):
     truth = _readable_truth(scene)
     ctx = _context(truth)
     res = evaluate(name, group_tiles(scene.tiles), ctx)
-    typed = score_request(build_request(split_notation(truth), ctx))
+    typed = typed_answer(truth, ctx)
     assert res.valid == typed["valid"], (res.notation, res.score, typed)
     if typed["valid"]:
         assert res.final == typed["final"]
     else:
-        assert res.score["reason"] == typed["reason"]
+        assert res.score.reason == typed["reason"]
 
 
 @pytest.mark.parametrize("name", sorted(BY_NAME))
@@ -81,7 +83,7 @@ def test_photo_to_hand_end_to_end(name):
     res = scan_photo(scene.photo, ctx)
     assert res.error is None and res.layout.tiles
     if canonical(res.layout.notation) == _as_laid(truth):
-        typed = score_request(build_request(split_notation(truth), ctx))
+        typed = typed_answer(truth, ctx)
         assert res.valid == typed["valid"] and res.final == typed.get("final")
     else:
         assert res.low_confidence or res.warnings or not res.valid, (res.notation, res.flags)
@@ -99,7 +101,7 @@ def test_bundled_scenes_read_exactly_floor():
         ctx = _context(truth)
         res = scan_photo(scene.photo, ctx)
         if canonical(res.layout.notation) == _as_laid(truth):
-            typed = score_request(build_request(split_notation(truth), ctx))
+            typed = typed_answer(truth, ctx)
             assert res.valid == typed["valid"] and res.final == typed.get("final"), name
             exact.append(name)
     assert len(exact) >= 7, exact

@@ -27,16 +27,12 @@ from mjscore.web.app import create_app
 PHOTO = HAND_PHOTO.read_bytes()
 
 
-def engine(request: dict) -> dict:
-    from mjscore.scoring import score_request
-    return score_request(request)
-
-
 def typed_score(hand: str = HAND_TYPED, context: dict = HAND_CONTEXT) -> dict:
     """The engine's answer for the hand typed in (what the page must show)."""
-    from mjscore.handscan.context import build_request, make_context, split_notation
+    from mjscore.handscan.context import make_context
+    from typed_hand import typed_answer
     ctx = make_context(context["seat"], context["prevailing_wind"], None, context["win_type"], context["ruleset"])
-    return engine(build_request(split_notation(hand), ctx))
+    return typed_answer(hand, ctx)
 
 
 @pytest.fixture

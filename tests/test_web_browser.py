@@ -87,11 +87,11 @@ def browser():
 
 
 def typed_final() -> dict:
-    from mjscore.handscan.context import build_request, make_context, split_notation
-    from mjscore.scoring import score_request
+    from mjscore.handscan.context import make_context
+    from typed_hand import typed_answer
     ctx = make_context(HAND_CONTEXT["seat"], HAND_CONTEXT["prevailing_wind"], None,
                        HAND_CONTEXT["win_type"], HAND_CONTEXT["ruleset"])
-    return score_request(build_request(split_notation(HAND_TYPED), ctx))
+    return typed_answer(HAND_TYPED, ctx)
 
 
 def test_photo_correct_context_score_in_the_browser(server, browser):

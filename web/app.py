@@ -17,13 +17,19 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from mjscore.web.photo import MAX_UPLOAD_BYTES, size_text
-from mjscore.web.services import Context, Recognize, ServiceError, WebServices
+from mjscore.errors import TOO_LARGE, MjscoreError, http_status
+from mjscore.scoring.config import RULESETS, SPECIALS, WIN_TYPES, WIND_NAMES
+from mjscore.web.photo import MAX_UPLOAD_BYTES, PhotoError, size_text
+from mjscore.web.services import Context, Recognize, WebServices
 
 STATIC = Path(__file__).resolve().parent / "static"
 log = logging.getLogger("mjscore.web")
 
-Wind = Literal["E", "S", "W", "N"]
+# the engine's own lists (scoring.config), as pydantic choices
+Wind = Literal.__getitem__(WIND_NAMES)
+WinType = Literal.__getitem__(WIN_TYPES)
+Ruleset = Literal.__getitem__(RULESETS)
+Special = Literal.__getitem__(SPECIALS)
 
 
 class ContextIn(BaseModel):
@@ -31,9 +37,9 @@ class ContextIn(BaseModel):
     seat: Wind | None = Field(None, description="seat wind of the winner")
     prevailing_wind: Wind | None = None
     winning_tile: str | None = Field(None, description="tile token, e.g. 6s, R, Wh")
-    win_type: Literal["self_drawn", "discard", "robbed_kong"] | None = None
-    ruleset: Literal["nts", "nts-app"] = "nts"
-    special: list[Literal["last_wall_tile", "kong_replacement", "kong_on_kong", "heavenly", "earth"]] = []
+    win_type: WinType | None = None
+    ruleset: Ruleset = "nts"
+    special: list[Special] = []
     lang: Literal["en", "nl"] = "en"
 
 
@@ -55,7 +61,7 @@ class ScoreIn(BaseModel):
 
 class SessionIn(BaseModel):
     players: list[str] = Field(..., min_length=4, max_length=4, description="in seating order; the first is East")
-    ruleset: Literal["nts", "nts-app"] = "nts"
+    ruleset: Ruleset = "nts"
     name: str | None = None
 
 
@@ -63,12 +69,17 @@ class GameIn(BaseModel):
     """A won game: the winner's hand in notation (``+winning tile``) and how it was won."""
     winner: str
     hand: str = Field(..., examples=["[EEE] RRR 234m 88s 45s +6s"])
-    win_type: Literal["self_drawn", "discard", "robbed_kong"] = "discard"
+    win_type: WinType = "discard"
     seat: Wind | None = Field(None, description="the seat the hand was scored for (checked)")
     prevailing_wind: Wind | None = Field(None, description="nts-app: the wind thrown at the table")
     special: list[str] = []
     discarder: str | None = None
     scores: dict[str, int] = Field({}, description="other players' scores counted at the table")
+
+
+def _error_response(exc: MjscoreError) -> JSONResponse:
+    """Every known error leaves as ``{"detail": message}`` with the status of its code."""
+    return JSONResponse({"detail": str(exc)}, status_code=http_status(exc))
 
 
 BODY_SLACK = 64 * 1024        # multipart headers and boundaries around the photo
@@ -89,7 +100,7 @@ class LimitBody:
         length = dict(scope["headers"]).get(b"content-length", b"")
         if length.isdigit() and int(length) > self.max_bytes:
             message = f"the upload is {size_text(int(length))}; at most {size_text(self.max_bytes)} is accepted"
-            return await JSONResponse({"detail": message}, status_code=413)(scope, receive, send)
+            return await _error_response(PhotoError(TOO_LARGE, message))(scope, receive, send)
         seen = 0
         refused = False
 
@@ -104,7 +115,7 @@ class LimitBody:
                     # answer 413 now; the app sees the client gone and its answer is dropped
                     refused = True
                     text = f"the upload is over {size_text(self.max_bytes)}; at most that is accepted"
-                    await JSONResponse({"detail": text}, status_code=413)(scope, receive, send)
+                    await _error_response(PhotoError(TOO_LARGE, text))(scope, receive, send)
                     return {"type": "http.disconnect"}
             return message
 
@@ -123,9 +134,9 @@ def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None
                   description="Score a mahjong hand from a photo: scan, correct, score, keep a session.")
     app.state.services = services
 
-    @app.exception_handler(ServiceError)
-    async def _service_error(_request: Request, exc: ServiceError):
-        return JSONResponse({"detail": exc.message}, status_code=exc.status)
+    @app.exception_handler(MjscoreError)
+    async def _known_error(_request: Request, exc: MjscoreError):
+        return _error_response(exc)
 
     @app.exception_handler(Exception)
     async def _unexpected(_request: Request, exc: Exception):
@@ -156,8 +167,8 @@ def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None
     async def scan(photo: UploadFile = File(..., description="JPEG, PNG or WebP photo of the hand")) -> dict:
         data = await photo.read(max_upload_bytes + 1)
         if len(data) > max_upload_bytes:
-            raise ServiceError(413, f"the photo is larger than {size_text(max_upload_bytes)}; "
-                                    f"at most {size_text(max_upload_bytes)} is accepted")
+            raise PhotoError(TOO_LARGE, f"the photo is larger than {size_text(max_upload_bytes)}; "
+                                        f"at most {size_text(max_upload_bytes)} is accepted")
         return await run_in_threadpool(services.scan, data)
 
     @app.post("/api/score", summary="Tiles or notation + context -> hand and score breakdown")

@@ -12,6 +12,8 @@ from typing import Optional
 
 import typer
 
+from mjscore.errors import UnavailableError, cli_command
+
 
 def register(app: typer.Typer) -> None:
     app.command("serve")(serve)
@@ -48,6 +50,7 @@ def qr_text(url: str) -> str:
     return out.getvalue()
 
 
+@cli_command
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on; 0.0.0.0 = the local network too."),
     port: int = typer.Option(8000, "--port", min=1, max=65535, help="TCP port."),
@@ -59,12 +62,10 @@ def serve(
 
         from mjscore.web.app import create_app
     except ImportError as exc:
-        typer.echo(f"error: the web server needs fastapi and uvicorn ({exc}); "
-                   "install them with: pip install -e .", err=True)
-        raise typer.Exit(1)
+        raise UnavailableError(f"the web server needs fastapi and uvicorn ({exc}); "
+                               "install them with: pip install -e .") from None
     if db is not None and db.is_dir():
-        typer.echo(f"error: --db {db} is a folder, not a database file", err=True)
-        raise typer.Exit(1)
+        raise UnavailableError(f"--db {db} is a folder, not a database file")
     url, qr_url = page_urls(host, port)
     try:                                     # fail early and clearly when the port is taken
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -72,8 +73,7 @@ def serve(
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((host, port))
     except OSError as exc:
-        typer.echo(f"error: cannot listen on {host}:{port}: {exc.strerror or exc}", err=True)
-        raise typer.Exit(1)
+        raise UnavailableError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     typer.echo(f"mjscore page: {url}   (API docs: {url}docs)")
     if qr_url:
         typer.echo(f"On this computer: http://127.0.0.1:{port}/")

@@ -3,12 +3,13 @@
 The upload never touches the file system under a name the client chose: the bytes are
 checked and decoded in memory. Checks, in order (each failure names the problem):
 
-1. size: at most ``MAX_UPLOAD_BYTES`` (413);
+1. size: at most ``MAX_UPLOAD_BYTES`` (``too_large``: 413);
 2. type by content, not by the file name or the declared content type: the magic bytes of
-   JPEG, PNG or WebP (415);
+   JPEG, PNG or WebP (``unsupported_type``: 415);
 3. decompression bombs: the pixel count from the header, before any pixel is decoded
-   (``MAX_PIXELS``), with PIL's own bomb warning raised as an error (413);
-4. structure: ``PIL.Image.verify`` and a full decode; truncated or damaged files are 400.
+   (``MAX_PIXELS``), with PIL's own bomb warning raised as an error (``too_large``);
+4. structure: ``PIL.Image.verify`` and a full decode; truncated or damaged files are
+   ``bad_photo`` (400). The HTTP statuses come from ``mjscore.errors.http_status``.
 
 Big JPEGs are decoded at reduced scale straight from the DCT (``Image.draft``), as
 :mod:`vision.imageio` does for files: the recognizer needs about 1000 px on the long side.
@@ -22,6 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mjscore.errors import BAD_PHOTO, TOO_LARGE, UNSUPPORTED_TYPE, MjscoreError
+
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024     # a 48 MP phone JPEG is ~15 MB
 MAX_PIXELS = 60_000_000
 MIN_SIDE = 16
@@ -33,13 +36,13 @@ _MAGIC = (
 )
 
 
-class PhotoError(ValueError):
-    """An upload that is not a usable photo; ``status`` is the HTTP status to answer with."""
+class PhotoError(MjscoreError, ValueError):
+    """An upload that is not a usable photo; ``code`` says why (bad_photo, too_large,
+    unsupported_type)."""
 
-    def __init__(self, status: int, message: str):
+    def __init__(self, code: str, message: str):
         super().__init__(message)
-        self.status = status
-        self.message = message
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -74,12 +77,12 @@ def decode_photo(data: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES, max_pixels: 
     from mjscore.vision.imageio import decode_upright_rgb
 
     if not data:
-        raise PhotoError(400, "the upload is empty: choose or take a photo")
+        raise PhotoError(BAD_PHOTO, "the upload is empty: choose or take a photo")
     if len(data) > max_bytes:
-        raise PhotoError(413, f"the photo is {size_text(len(data))}; at most {size_text(max_bytes)} is accepted")
+        raise PhotoError(TOO_LARGE, f"the photo is {size_text(len(data))}; at most {size_text(max_bytes)} is accepted")
     fmt = sniff_format(data)
     if fmt is None:
-        raise PhotoError(415, "the upload is not a JPEG, PNG or WebP image "
+        raise PhotoError(UNSUPPORTED_TYPE, "the upload is not a JPEG, PNG or WebP image "
                               "(checked by its content, not its name)")
     try:
         with warnings.catch_warnings():
@@ -93,11 +96,11 @@ def decode_photo(data: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES, max_pixels: 
     except PhotoError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise PhotoError(413, "the image is too large to decode safely (decompression bomb guard)") from None
+        raise PhotoError(TOO_LARGE, "the image is too large to decode safely (decompression bomb guard)") from None
     except UnidentifiedImageError:
-        raise PhotoError(400, f"the upload starts like a {fmt} image but cannot be read as one") from None
+        raise PhotoError(BAD_PHOTO, f"the upload starts like a {fmt} image but cannot be read as one") from None
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
-        raise PhotoError(400, f"the {fmt} image is damaged or truncated ({exc})") from None
+        raise PhotoError(BAD_PHOTO, f"the {fmt} image is damaged or truncated ({exc})") from None
     arr = np.asarray(rgb)
     if max(arr.shape[:2]) > work_long_side * 2:            # PNG/WebP or a small-draft JPEG
         r = work_long_side / max(arr.shape[:2])
@@ -109,7 +112,7 @@ def decode_photo(data: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES, max_pixels: 
 
 def _check_size(w: int, h: int, max_pixels: int) -> None:
     if w * h > max_pixels:
-        raise PhotoError(413, f"the image is {w}x{h} pixels; at most {max_pixels // 1_000_000} MP "
+        raise PhotoError(TOO_LARGE, f"the image is {w}x{h} pixels; at most {max_pixels // 1_000_000} MP "
                               "is accepted (decompression bomb guard)")
     if min(w, h) < MIN_SIDE:
-        raise PhotoError(400, f"the image is only {w}x{h} pixels: too small to hold tiles")
+        raise PhotoError(BAD_PHOTO, f"the image is only {w}x{h} pixels: too small to hold tiles")

@@ -1,12 +1,12 @@
 """The one place where the web layer meets the rest of the project.
 
-HTTP handlers (``web.app``) call only this module; it calls the recognizer
-(``vision.recognize_image``), the layout step (``vision.layout``), the photo -> hand -> score
-pipeline (``handscan``), the scoring engine (``scoring.score_request``, through handscan) and
-the match book (``match``). When one of those changes, only this file follows.
+HTTP handlers (``web.app``) call only this module; it runs the one photo -> tiles -> layout
+-> hand -> score pipeline (``handscan.pipeline``, the same one the CLI and the batch run)
+and the match book (``match``). When one of those changes, only this file follows.
 
-Every failure a client can cause comes out as :class:`ServiceError` with an HTTP status and
-a message that names the problem; a missing model or engine is 503, never a crash.
+Every failure a client can cause comes out as an :class:`mjscore.errors.MjscoreError` whose
+code ``web.app`` turns into the HTTP status (``errors.http_status``) with a message that
+names the problem; a missing model or engine is 503, never a crash.
 
 DECISIONS:
 - The server keeps no photo and no scan state. ``scan`` returns the tiles; the page sends
@@ -25,20 +25,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
+from mjscore.errors import InputError
 from mjscore.web.labels import label
-from mjscore.web.photo import PhotoError, decode_photo
+from mjscore.web.photo import decode_photo
 
 MAX_TILES = 60
 Recognize = Callable[..., list]           # rgb array -> list[TileRead]
-
-
-class ServiceError(Exception):
-    """A request the service cannot answer; ``status`` is the HTTP status."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 def default_recognize(rgb):
@@ -93,34 +85,20 @@ class WebServices:
 
     def scan(self, data: bytes) -> dict:
         """Photo bytes -> tiles (boxes in upright full-resolution pixels), grouping and notation."""
-        from mjscore.vision.layout import group_tiles
+        from mjscore.handscan.pipeline import LOW_CONFIDENCE, lay_out, low_confidence_tiles, recognize_upload
         from mjscore.vision.types import TileRead
 
         start = time.perf_counter()
-        try:
-            photo = decode_photo(data)
-        except PhotoError as exc:
-            raise ServiceError(exc.status, exc.message) from None
+        photo = decode_photo(data)
         decoded = time.perf_counter()
         with self._scan_slots:
-            try:
-                tiles = list(self._recognize(photo.rgb))
-            except FileNotFoundError as exc:
-                raise ServiceError(503, f"the tile recognizer is not installed: {exc}") from None
-            except ImportError as exc:
-                raise ServiceError(503, f"the tile recognizer is not available: {exc}") from None
-            except Exception as exc:
-                if type(exc).__name__ == "ImageError":
-                    raise ServiceError(400, f"the recognizer cannot read this photo: {exc}") from None
-                raise ServiceError(500, f"the recognizer failed on this photo: "
-                                        f"{type(exc).__name__}: {exc}") from None
+            tiles = recognize_upload(self._recognize, photo.rgb)
         recognised = time.perf_counter()
         if photo.scale != 1.0:
             k = 1.0 / photo.scale
             tiles = [replace(t, box=tuple(float(v) * k for v in t.box)) for t in tiles]
         tiles = [t if isinstance(t, TileRead) else TileRead(**t) for t in tiles][:MAX_TILES]
-        layout = group_tiles(tiles)
-        from mjscore.handscan.pipeline import LOW_CONFIDENCE, low_confidence_tiles
+        layout = lay_out(tiles)
         return {
             "width": photo.width, "height": photo.height, "format": photo.format,
             "tiles": _tiles_json(layout.tiles),
@@ -138,55 +116,36 @@ class WebServices:
     def score(self, tiles: Sequence[dict] | None, hand: str | None, ctx: Context) -> dict:
         """Tiles (as ``scan`` returned them, possibly corrected) or a hand in notation, plus
         the context -> hand notation and the engine's breakdown with readable labels."""
-        from mjscore.handscan.context import ContextError, make_context
-        from mjscore.handscan.pipeline import evaluate
-        from mjscore.vision.layout import group_tiles
+        from mjscore.handscan.context import make_context
+        from mjscore.handscan.pipeline import evaluate, lay_out
 
-        try:
-            context = make_context(ctx.seat, ctx.prevailing_wind, ctx.winning_tile, ctx.win_type,
-                                   ctx.ruleset, list(ctx.special), ctx.lang)
-        except ContextError as exc:
-            raise ServiceError(422, str(exc)) from None
+        context = make_context(ctx.seat, ctx.prevailing_wind, ctx.winning_tile, ctx.win_type,
+                               ctx.ruleset, list(ctx.special), ctx.lang)
         if hand is not None and not hand.strip():
             hand = None
         if not tiles and hand is None:
-            raise ServiceError(422, "send the tiles from a scan or a hand in notation")
-        layout = group_tiles(_tiles_from_json(tiles or []))
-        try:
-            res = evaluate("upload", layout, context, hand=hand)
-        except RuntimeError as exc:                     # engine not installed
-            raise ServiceError(503, str(exc)) from None
+            raise InputError("send the tiles from a scan or a hand in notation")
+        res = evaluate("upload", lay_out(_tiles_from_json(tiles or [])), context, hand=hand)
         out = res.to_json()
         out.pop("photo", None)
         out["missing"] = [f[len("missing_"):] for f in res.flags if f.startswith("missing_")]
-        out["breakdown"] = breakdown(res.score, ctx.lang) if res.score else None
+        out["breakdown"] = breakdown(out["score"], ctx.lang) if res.score else None
         return out
 
     # ------------------------------------------------------------------ sessions
 
     def _book(self):
         from mjscore.match.session import MatchBook
-        from mjscore.match.store import Store, StoreError, default_db_path
+        from mjscore.match.store import Store, default_db_path
 
-        try:
-            return MatchBook(Store(self._db_path or default_db_path()))
-        except StoreError as exc:
-            raise ServiceError(503, str(exc)) from None
+        return MatchBook(Store(self._db_path or default_db_path()))
 
     def _session_call(self, func):
-        from mjscore.match.model import SessionError
-        from mjscore.match.store import StoreError
-
+        """One book call at a time, the database closed after it (errors pass through typed)."""
         with self._session_lock:
             book = self._book()
             try:
                 return func(book)
-            except SessionError as exc:
-                msg = str(exc)
-                status = 404 if msg.startswith("there is no session") else 503 if "not installed" in msg else 422
-                raise ServiceError(status, msg) from None
-            except StoreError as exc:
-                raise ServiceError(503, str(exc)) from None
             finally:
                 book.store.close()
 
@@ -199,8 +158,8 @@ class WebServices:
 
     def new_session(self, players: list[str], ruleset: str, name: str | None = None) -> dict:
         if ruleset == "riichi":
-            raise ServiceError(422, "riichi sessions are kept with `mjscore session` (han/fu); "
-                                    "the page scores nts and nts-app hands")
+            raise InputError("riichi sessions are kept with `mjscore session` (han/fu); "
+                             "the page scores nts and nts-app hands")
         return self._session_call(lambda book: session_json(book.new_session(players, ruleset, name)))
 
     def add_game(self, session_id: int, *, winner: str, hand: str, win_type: str,
@@ -209,25 +168,23 @@ class WebServices:
         """Record a won NTS / nts-app game: the winner's hand (notation with ``+tile``) and the
         other players' scores as counted at the table. ``seat``, when given, must be the
         winner's seat in the session (the hand was scored with it)."""
-        from mjscore.match.model import NtsGame
+        from mjscore.match.model import NtsGame, find_player
 
         def add(book):
             view = book.view(session_id)
             if view.ruleset == "riichi":
-                raise ServiceError(422, "this is a riichi session: record it with `mjscore session hand`")
-            names = {p.casefold(): p for p in view.players}
-            who = names.get(winner.strip().casefold())
+                raise InputError("this is a riichi session: record it with `mjscore session hand`")
+            who = find_player(view.players, winner)
             if who is None:
-                raise ServiceError(422, f"{winner!r} does not play in session {view.id} "
-                                        f"({', '.join(view.players)})")
+                raise InputError(f"{winner!r} does not play in session {view.id} ({', '.join(view.players)})")
             if seat and view.seats[who] != seat:
-                raise ServiceError(422, f"{who} sits {view.seats[who]} in this game of the session, "
-                                        f"but the hand was scored for seat {seat}: set the seat wind to "
-                                        f"{view.seats[who]}")
+                raise InputError(f"{who} sits {view.seats[who]} in this game of the session, "
+                                 f"but the hand was scored for seat {seat}: set the seat wind to "
+                                 f"{view.seats[who]}")
             wind = prevailing_wind
             if view.ruleset == "nts" and wind and wind != view.prevailing_wind:
-                raise ServiceError(422, f"the prevailing wind of this game is {view.prevailing_wind}, "
-                                        f"but the hand was scored with {wind}")
+                raise InputError(f"the prevailing wind of this game is {view.prevailing_wind}, "
+                                 f"but the hand was scored with {wind}")
             game = NtsGame(winner=who, winner_hand=hand, win_type=win_type, discarder=discarder or None,
                            special=tuple(special), scores=dict(scores or {}),
                            prevailing_wind=wind if view.ruleset == "nts-app" else None, photo="web upload")
@@ -251,20 +208,20 @@ def _tiles_from_json(items: Sequence[dict]) -> list:
     from mjscore.vision.types import TileRead
 
     if len(items) > MAX_TILES:
-        raise ServiceError(422, f"{len(items)} tiles sent; at most {MAX_TILES} are accepted")
+        raise InputError(f"{len(items)} tiles sent; at most {MAX_TILES} are accepted")
     tiles = []
     for n, item in enumerate(items, 1):
         kind = item.get("kind")
         if kind not in KIND_INDEX:
-            raise ServiceError(422, f"tile {n}: {kind!r} is not a tile kind (1m..9m, 1p..9p, 1s..9s, "
-                                    "E S W N, R G Wh, f1..f4, j1..j4, X)")
+            raise InputError(f"tile {n}: {kind!r} is not a tile kind (1m..9m, 1p..9p, 1s..9s, "
+                             "E S W N, R G Wh, f1..f4, j1..j4, X)")
         box = item.get("box")
         if (not isinstance(box, (list, tuple)) or len(box) != 4
                 or not all(isinstance(v, (int, float)) and math.isfinite(v) for v in box)):
-            raise ServiceError(422, f"tile {n}: box must be four numbers x1, y1, x2, y2")
+            raise InputError(f"tile {n}: box must be four numbers x1, y1, x2, y2")
         angle = int(item.get("angle") or 0)
         if angle not in (0, 90, 180, 270):
-            raise ServiceError(422, f"tile {n}: angle must be 0, 90, 180 or 270, not {angle}")
+            raise InputError(f"tile {n}: angle must be 0, 90, 180 or 270, not {angle}")
         conf = float(item.get("confidence", 1.0))
         alts = tuple((str(k), float(p)) for k, p in item.get("alternatives") or () if k in KIND_INDEX)
         tiles.append(TileRead(kind, tuple(float(v) for v in box), min(max(conf, 0.0), 1.0), alts, angle))
