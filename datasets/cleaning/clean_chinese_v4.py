@@ -15,7 +15,9 @@ Rules (see README.md here):
 - ``hdw`` (framed or blank white dragon) -> ``Wh``;
 - boxes with a side under 2 px (at 640) are dropped as degenerate.
 
-Run: ``python -m mjscore.datasets.cleaning.clean_chinese_v4 [--sd1-verdicts data/clean/sd1_verdicts.csv]``
+Run: ``python -m mjscore.datasets.cleaning.clean_chinese_v4 [--data-root DIR] [--sd1-verdicts data/clean/sd1_verdicts.csv]``
+(the raw set is ``<data root>/datasets/chinese-mahjong-detection-v4``, see ``datasets.paths``;
+``--src`` names it directly).
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ import csv
 import os
 from pathlib import Path
 
+from mjscore.datasets.paths import CHINESE_V4, add_data_root_option, data_path
 from mjscore.vision.kinds import KINDS, token_for_dataset_name
 
-SRC = Path("/work/shared/datasets/chinese-mahjong-detection-v4")
 UNKNOWN = "?"
 NAMES = KINDS + [UNKNOWN]
 HERE = Path(__file__).resolve().parent
@@ -103,12 +105,14 @@ def clean(src: Path, out: Path, verdicts: dict[tuple[str, int], str]) -> list[tu
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--src", type=Path, default=SRC)
+    add_data_root_option(ap)
+    ap.add_argument("--src", type=Path, default=None, help="the raw set (default: under the data root)")
     ap.add_argument("--out", type=Path, default=Path("data/clean/chinese-v4"))
     ap.add_argument("--sd1-verdicts", type=Path, default=None)
     ap.add_argument("--record", type=Path, default=HERE / "chinese-v4-changes.csv")
     args = ap.parse_args()
-    changes = clean(args.src, args.out, _load_verdicts(args.sd1_verdicts))
+    src = args.src or data_path(ap, args.data_root, CHINESE_V4)
+    changes = clean(src, args.out, _load_verdicts(args.sd1_verdicts))
     with open(args.record, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["image", "line", "old", "new", "reason"])

@@ -6,7 +6,11 @@ expected score next to the exact tile labels, for end-to-end tests photo -> scor
 
 Writes ``<case>_<n>.jpg`` and ``hands.jsonl`` (one line per photo: file, case id, ruleset,
 notation, the case ``input`` and ``expected``, layout options, and ``tiles`` = kind, box,
-face angle and group of every tile)."""
+face angle and group of every tile).
+
+The cases are the spec's (DECISION): ``--cases FILE``, by default ``<data root>/spec/cases.json``
+(``--data-root`` or ``$MJSCORE_DATA_ROOT``, see ``datasets.paths``), never the tests' copy
+found by a path inside the checkout; a test passes the bundled ``tests/data/cases.json``."""
 
 from __future__ import annotations
 
@@ -17,11 +21,11 @@ from pathlib import Path
 
 import numpy as np
 
+from mjscore.datasets.paths import CASES, add_data_root_option, data_path
+
 from .hand_layout import LayoutError, NotationError, parse_notation
 from .hand_scene import render_hand
 
-REPO = Path(__file__).resolve().parents[2]
-DEFAULT_CASES = REPO / "tests" / "data" / "cases.json"
 
 
 def variant_options(case_index: int, variant: int) -> dict:
@@ -39,15 +43,17 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--cases", type=Path, default=DEFAULT_CASES)
+    ap.add_argument("--cases", type=Path, default=None, help="worked cases (default: <data root>/spec/cases.json)")
+    add_data_root_option(ap)
     ap.add_argument("--variants", type=int, default=3)
     ap.add_argument("--size", type=int, default=960)
     ap.add_argument("--art", choices=["all", "committed", "repo"], default="all")
     args = ap.parse_args(argv)
+    cases_file = args.cases or data_path(ap, args.data_root, CASES)
     try:
-        cases = json.loads(args.cases.read_text(encoding="utf-8"))
+        cases = json.loads(cases_file.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        print(f"error: cannot read cases from {args.cases}: {exc}", file=sys.stderr)
+        print(f"error: cannot read cases from {cases_file}: {exc}", file=sys.stderr)
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
     count = 0

@@ -1,5 +1,5 @@
-"""Tile crops rendered from the vector art in ``/work/shared/art`` (faces with a known
-upright orientation) and procedurally drawn face-down tiles (``X``).
+"""Tile crops rendered from the vector art under ``<data root>/art`` (``datasets.paths``;
+faces with a known upright orientation) and procedurally drawn face-down tiles (``X``).
 
 Used to teach the classifier kinds the real data lacks (``X``), more variety for flowers
 and seasons, and the orientation head (real crops have no known orientation)."""
@@ -13,7 +13,6 @@ import numpy as np
 
 from mjscore.vision.kinds import KIND_INDEX
 
-ART = Path("/work/shared/art")
 _FLUFFY = {**{f"Man{n}": f"{n}m" for n in range(1, 10)}, **{f"Pin{n}": f"{n}p" for n in range(1, 10)},
            **{f"Sou{n}": f"{n}s" for n in range(1, 10)}, "Man5-Dora": "5m", "Pin5-Dora": "5p",
            "Sou5-Dora": "5s", "Ton": "E", "Nan": "S", "Shaa": "W", "Pei": "N", "Chun": "R",
@@ -22,15 +21,15 @@ _XHOKIR = {**_FLUFFY, **{f"Flower{n}": f"f{n}" for n in range(1, 5)},
            **{f"Season{n}": f"j{n}" for n in range(1, 5)}}
 
 
-def render_faces(width: int = 90, height: int = 120) -> list[tuple[str, np.ndarray]]:
-    """(token, RGBA face) for every art file we can map; rendered once."""
+def render_faces(art_root: Path, width: int = 90, height: int = 120) -> list[tuple[str, np.ndarray]]:
+    """(token, RGBA face) for every art file we can map under ``art_root`` and in the repository."""
     import cairosvg
     from PIL import Image
 
     faces = []
     for folder, table in (("fluffystuff-regular", _FLUFFY), ("xhokir-regular", _XHOKIR)):
         for stem, token in table.items():
-            path = ART / folder / f"{stem}.svg"
+            path = art_root / folder / f"{stem}.svg"
             if not path.exists():
                 continue
             png = cairosvg.svg2png(url=str(path), output_width=width, output_height=height)
@@ -86,15 +85,15 @@ def _back_colour(rng):
     return np.clip(base + rng.normal(0, 25, 3), 0, 255)
 
 
-def render_crops(n_per_kind: int, size: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def render_crops(n_per_kind: int, size: int, art_root: Path, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Upright crops (N x size x size x 3 uint8, labels) of art tiles in short rows on random
-    backgrounds, ``n_per_kind`` for every kind the art covers plus ``X``."""
+    backgrounds, ``n_per_kind`` for every kind the art covers (``render_faces``) plus ``X``."""
     import cv2
 
     from mjscore.vision.crops import square_crop
 
     rng = np.random.default_rng(seed)
-    faces = render_faces()
+    faces = render_faces(art_root)
     by_kind: dict[str, list[np.ndarray]] = {}
     for t, f in faces:
         by_kind.setdefault(t, []).append(f)

@@ -3,8 +3,9 @@
     python benchmarks/bench_recognizer.py --runs 7        # speed line (optional, read from data/bench)
     python -m mjscore.vision.training.card_figures [--dry-run]
 
-Evaluates every data set below that exists on this machine (the real ones live under
-/work/shared, the synthetic hold-out under data/eval) exactly as ``mjscore eval`` does, and
+Evaluates every data set of ``data_sets`` that exists on this machine (the real ones live
+under the data root, ``--data-root`` or ``$MJSCORE_DATA_ROOT``; the synthetic hold-out
+under data/eval) exactly as ``mjscore eval`` does, and
 replaces the text between ``<!-- figures -->`` and ``<!-- /figures -->`` in
 ``models/tile_detector.md`` and ``models/tile_classifier.md``, so the cards never disagree.
 Runtime dependencies only."""
@@ -16,22 +17,31 @@ import datetime
 import json
 from pathlib import Path
 
+from mjscore.datasets.paths import CHINESE_V4, DATA_ROOT_ENV, LEO_RIICHI, add_data_root_option, known_data_root
 from mjscore.vision import models
 from mjscore.vision.training.eval_by_aspect import STRETCH_LIMIT, measure_by_aspect
 from mjscore.vision.training.export import sha256
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = Path("/work/shared/datasets")
-SETS = [  # (row name, folder, command note)
-    ("chinese-v4 valid, raw labels", SHARED / "chinese-mahjong-detection-v4" / "valid",
-     "`mjscore eval /work/shared/datasets/chinese-mahjong-detection-v4/valid`"),
-    ("chinese-v4 valid, cleaned labels", ROOT / "data" / "clean" / "chinese-v4" / "valid",
-     "`mjscore eval data/clean/chinese-v4/valid` (cleaning: `python -m mjscore.datasets.cleaning.clean_chinese_v4`)"),
-    ("leo-riichi-v5, all 67 photos (unseen set, never used to choose)", SHARED / "leo-riichi-v5",
-     "`mjscore eval /work/shared/datasets/leo-riichi-v5` (a Japanese set in no training data; never used to train or choose)"),
-    ("synthetic v5 hold-out (200 scenes)", ROOT / "data" / "eval" / "synth_v5_holdout",
-     "`mjscore eval data/eval/synth_v5_holdout` (`train_v5` images 5000-5199; training reads only the first 1500 images of each batch)"),
-]
+
+
+def data_sets(data_root: Path | None) -> list[tuple[str, Path | None, str]]:
+    """(row name, folder, command note) of every set the cards report; the real sets live
+    under the data root (``datasets.paths``) and have no folder when none is given."""
+    real = (lambda rel: data_root / rel) if data_root else (lambda rel: None)
+    env = f"${DATA_ROOT_ENV}"
+    return [
+        ("chinese-v4 valid, raw labels", real(CHINESE_V4 / "valid"),
+         f"`mjscore eval {env}/{(CHINESE_V4 / 'valid').as_posix()}`"),
+        ("chinese-v4 valid, cleaned labels", ROOT / "data" / "clean" / "chinese-v4" / "valid",
+         "`mjscore eval data/clean/chinese-v4/valid` (cleaning: `python -m mjscore.datasets.cleaning.clean_chinese_v4`)"),
+        ("leo-riichi-v5, all 67 photos (unseen set, never used to choose)", real(LEO_RIICHI),
+         f"`mjscore eval {env}/{LEO_RIICHI.as_posix()}` (a Japanese set in no training data; never used to train or choose)"),
+        ("synthetic v5 hold-out (200 scenes)", ROOT / "data" / "eval" / "synth_v5_holdout",
+         "`mjscore eval data/eval/synth_v5_holdout` (`train_v5` images 5000-5199; training reads only the first 1500 images of each batch)"),
+    ]
+
+
 CARDS = [ROOT / "models" / "tile_detector.md", ROOT / "models" / "tile_classifier.md"]
 
 
@@ -50,15 +60,15 @@ def _confusions(r: dict, n: int = 8) -> str:
     return ", ".join(f"{c['true']}->{c['predicted']} {c['count']}" for c in r["confusions"][:n])
 
 
-def figures_block(results: dict, splits: dict, bench: dict | None) -> str:
+def figures_block(results: dict, splits: dict, bench: dict | None, sets: list[tuple[str, Path | None, str]]) -> str:
     det, cls = (sha256(models.MODELS_DIR / m)[:12] for m in (models.DETECTOR, models.CLASSIFIER))
     lines = [f"Measured {datetime.date.today()} with the shipped models (detector sha256 {det}..., "
              f"classifier {cls}...) by `python -m mjscore.vision.training.card_figures`.", "",
              "| data | photos | tiles | det. recall | det. precision | cls. accuracy | tile P | tile R | **tile F1** |",
              "|---|---|---|---|---|---|---|---|---|"]
-    lines += [_row(name, results[name]) for name, _, _ in SETS if name in results]
+    lines += [_row(name, results[name]) for name, _, _ in sets if name in results]
     lines.append("")
-    for name, _, note in SETS:
+    for name, _, note in sets:
         if name not in results:
             continue
         extra = ""
@@ -71,7 +81,7 @@ def figures_block(results: dict, splits: dict, bench: dict | None) -> str:
                      f"{STRETCH_LIMIT}:1 ({s['tiles']} tiles): {s['tile_f1']:.3f} "
                      f"(`python -m mjscore.vision.training.eval_by_aspect {Path(results[name]['folder']).as_posix()}`)")
         lines.append(f"- {name}: {note}{extra}")
-    synth = next((results[n] for n, _, _ in SETS if n.startswith("synthetic") and n in results), None)
+    synth = next((results[n] for n, _, _ in sets if n.startswith("synthetic") and n in results), None)
     if synth:
         kinds = ", ".join(f"{k} {v['accuracy']:.2f} ({v['matched']}/{v['matched'] + v['missed']} found)"
                           for k, v in synth["per_kind_accuracy"].items())
@@ -101,21 +111,26 @@ def write_cards(block: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--dry-run", action="store_true", help="print the block; leave the cards as they are")
+    add_data_root_option(ap)
     args = ap.parse_args(argv)
+    sets = data_sets(known_data_root(args.data_root))
     results, splits = {}, {}
-    for name, folder, _ in SETS:
+    for name, folder, _ in sets:
+        if folder is None:
+            print(f"skipped (no data root: --data-root DIR or {DATA_ROOT_ENV}): {name}")
+            continue
         if not folder.exists():
             print(f"skipped (not on this machine): {folder}")
             continue
         results[name], splits[name] = measure(folder)
         results[name]["folder"] = str(folder.relative_to(ROOT)) if folder.is_relative_to(ROOT) else str(folder)
         print(_row(name, results[name]), flush=True)
-    if len(results) < len(SETS):
+    if len(results) < len(sets):
         print("not every data set is on this machine: the cards are left as they are (--dry-run shows the block)")
         args.dry_run = True
     bench_path = ROOT / "data" / "bench" / "recognizer.json"
     bench = json.loads(bench_path.read_text()) if bench_path.exists() else None
-    block = figures_block(results, splits, bench)
+    block = figures_block(results, splits, bench, sets)
     if args.dry_run:
         print(block)
     else:

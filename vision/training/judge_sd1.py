@@ -7,7 +7,9 @@ the classifier overrules the label at p >= ``--sure``; else ``drop``. The classi
 never saw a real ``1p`` (all sd1 boxes were held out), hence the low bar for agreeing. Writes ``image,line,verdict,p`` for
 ``datasets.cleaning.clean_chinese_v4 --sd1-verdicts``.
 
-    python -m mjscore.vision.training.judge_sd1 --ckpt runs/cls/best.pt --out data/clean/sd1_verdicts.csv
+    python -m mjscore.vision.training.judge_sd1 --ckpt runs/cls/best.pt --out data/clean/sd1_verdicts.csv [--data-root DIR]
+
+The raw set is ``<data root>/datasets/chinese-mahjong-detection-v4`` (``datasets.paths``).
 """
 
 from __future__ import annotations
@@ -18,12 +20,11 @@ from pathlib import Path
 
 import numpy as np
 
+from mjscore.datasets.paths import CHINESE_V4, add_data_root_option, data_path
 from mjscore.vision.crops import CONTEXT, CROP_SIZE, square_crop, to_tensor
 from mjscore.vision.kinds import KINDS
 from mjscore.vision.training.common import load_rgb, setup_torch
 from mjscore.vision.yolo import read_boxes, read_names
-
-SRC = Path("/work/shared/datasets/chinese-mahjong-detection-v4")
 
 
 def main() -> None:
@@ -32,7 +33,9 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("data/clean/sd1_verdicts.csv"))
     ap.add_argument("--sure", type=float, default=0.8)
     ap.add_argument("--agree", type=float, default=0.3)
+    add_data_root_option(ap)
     args = ap.parse_args()
+    src = data_path(ap, args.data_root, CHINESE_V4)
     torch = setup_torch(2)
     from mjscore.vision.training.nets import TileClassifier
 
@@ -40,15 +43,15 @@ def main() -> None:
     model = TileClassifier(ck.get("width", 32))
     model.load_state_dict(ck["model"])
     model.eval()
-    sd1 = read_names(SRC).index("sd1")
+    sd1 = read_names(src).index("sd1")
     rows, verdicts = [], {}
     for split in ("train", "valid"):
-        for lab in sorted((SRC / split / "labels").glob("*.txt")):
+        for lab in sorted((src / split / "labels").glob("*.txt")):
             boxes = read_boxes(lab, 640, 640)
             lines = [i for i, (c, _) in enumerate(boxes, start=1) if c == sd1]
             if not lines:
                 continue
-            img_path = next((SRC / split / "images").glob(lab.stem + ".*"))
+            img_path = next((src / split / "images").glob(lab.stem + ".*"))
             img = load_rgb(img_path)
             h, w = img.shape[:2]
             boxes = read_boxes(lab, w, h)

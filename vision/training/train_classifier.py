@@ -5,7 +5,9 @@ crops rendered from the tile art (with known orientation, and face-down ``X`` ba
 any synthetic YOLO scenes under ``data/synth`` (class names = our tokens).
 Checkpoints every epoch to ``OUT/last.pt`` and resumes from it when rerun.
 
-    python -m mjscore.vision.training.train_classifier --out runs/cls --epochs 12
+    python -m mjscore.vision.training.train_classifier --out runs/cls --epochs 12 [--data-root DIR]
+
+The tile art is read from ``<data root>/art`` (``--data-root`` or ``$MJSCORE_DATA_ROOT``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mjscore.datasets.paths import ART, add_data_root_option, data_path
 from mjscore.vision.crops import CONTEXT, CROP_SIZE, square_crop
 from mjscore.vision.kinds import KINDS, KIND_INDEX
 from mjscore.vision.training.common import (image_files, load_rgb, name_factors, save_ckpt, setup_torch,
@@ -81,7 +84,7 @@ def synth_folders() -> list[Path]:
     return sorted(p.parent for p in root.rglob("data.yaml") if (p.parent / "images").exists())
 
 
-def load_data(with_synth: bool = True):
+def load_data(art_root: Path, with_synth: bool = True):
     from mjscore.vision.training.art import render_crops
 
     import hashlib
@@ -93,7 +96,7 @@ def load_data(with_synth: bool = True):
               .hexdigest()[:8] for split in ("train", "valid")}
     rx, ry = cached(f"cls_real_train_{digest['train']}{suffix}", lambda: crops_from_yolo(clean, "train")[:2])
     vx, vy = cached(f"cls_real_valid_{digest['valid']}{suffix}", lambda: crops_from_yolo(clean, "valid")[:2])
-    ax, ay = cached("cls_art_v2" + suffix, lambda: render_crops(120, STORE, seed=2))
+    ax, ay = cached("cls_art_v2" + suffix, lambda: render_crops(120, STORE, art_root, seed=2))
     parts_x, parts_y, parts_o = [rx, ax], [ry, ay], [np.full(len(ry), -1), np.zeros(len(ay), np.int64)]
     parts_src = [np.zeros(len(ry), np.int64), np.ones(len(ay), np.int64)]
     parts_folder = [np.full(len(ry), ""), np.full(len(ay), "")]
@@ -207,7 +210,9 @@ def main() -> None:
                     help="small: CNN from scratch; lite: ImageNet EfficientNet-Lite0 (generalises to unseen sets)")
     ap.add_argument("--crop-size", type=int, default=CROP_SIZE,
                     help="input side in px (the runtime reads it from recognizer.json); 48 or 64")
+    add_data_root_option(ap)
     args = ap.parse_args()
+    art_root = data_path(ap, args.data_root, ART)
     boost = name_factors(args.boost)
     shares = name_factors(args.shares)
     if sorted(shares) != ["art", "real", "synth"]:
@@ -217,7 +222,7 @@ def main() -> None:
     from mjscore.vision.training.nets import build_classifier
 
     args.out.mkdir(parents=True, exist_ok=True)
-    (tx, ty, to, src, folder_of), (vx, vy) = load_data(not args.no_synth)
+    (tx, ty, to, src, folder_of), (vx, vy) = load_data(art_root, not args.no_synth)
     print(f"train crops {len(ty)} valid crops {len(vy)} per kind {np.bincount(ty, minlength=len(KINDS)).tolist()}",
           flush=True)
     # per source (--shares; default real photos 50 %, art 10 %, synthetic scenes 40 %), within it rarer kinds
