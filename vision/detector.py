@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mjscore.vision import models
+from mjscore.vision.boxes import nms, unscale
 
 STRIDE = 4
 
@@ -37,26 +38,6 @@ def _prepare(rgb: np.ndarray, det_size: int):
     canvas[:nh, :nw] = cv2.resize(rgb, (nw, nh), interpolation=interp)
     x = canvas.astype(np.float32) * (2.0 / 255.0) - 1.0
     return np.ascontiguousarray(x.transpose(2, 0, 1)[None]), s
-
-
-def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, containment: float = 1.01) -> np.ndarray:
-    """Indices kept by greedy non-maximum suppression, best first. A box is also dropped when
-    ``containment`` of its own area lies inside a better box (a second, smaller peak on
-    a big tile has a small IoU with it but lies almost wholly inside it)."""
-    order = np.argsort(-scores)
-    keep = []
-    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-    while order.size:
-        i = order[0]
-        keep.append(i)
-        rest = order[1:]
-        xx1 = np.maximum(boxes[i, 0], boxes[rest, 0]); yy1 = np.maximum(boxes[i, 1], boxes[rest, 1])
-        xx2 = np.minimum(boxes[i, 2], boxes[rest, 2]); yy2 = np.minimum(boxes[i, 3], boxes[rest, 3])
-        inter = np.clip(xx2 - xx1, 0, None) * np.clip(yy2 - yy1, 0, None)
-        ov = inter / (areas[i] + areas[rest] - inter + 1e-9)
-        inside = inter / (areas[rest] + 1e-9)
-        order = rest[(ov < iou) & (inside < containment)]
-    return np.array(keep, np.int64)
 
 
 @dataclass
@@ -150,8 +131,7 @@ class AspectView:
                                           # (candidates for vision.row_support), view pixels
 
     def to_photo(self, box) -> tuple[float, float, float, float]:
-        x1, y1, x2, y2 = box
-        return (x1 / self.fx, y1 / self.fy, x2 / self.fx, y2 / self.fy)
+        return unscale(box, self.fx, self.fy)
 
 
 def _evidence(dets: list[Detection]) -> float:

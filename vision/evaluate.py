@@ -19,20 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
+from mjscore.vision.boxes import iou_matrix
 from mjscore.vision.kinds import KINDS, token_for_dataset_name
 from mjscore.vision.yolo import image_label_pairs, read_boxes, read_names
 
 IOU = 0.5
-
-
-def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    if len(a) == 0 or len(b) == 0:
-        return np.zeros((len(a), len(b)))
-    x1 = np.maximum(a[:, None, 0], b[None, :, 0]); y1 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x2 = np.minimum(a[:, None, 2], b[None, :, 2]); y2 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    aa = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1]); ab = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    return inter / (aa[:, None] + ab[None, :] - inter + 1e-9)
 
 
 @dataclass

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from mjscore.vision import models
+from mjscore.vision.boxes import rescale
 from mjscore.vision.errors import ImageError
 from mjscore.vision.types import PhotoRead, TileRead
 
@@ -103,7 +104,6 @@ def recognize_file(path: str | Path) -> PhotoRead:
     tiles = _read_tiles(img.rgb, timing)
     if img.scale != 1.0:
         k = 1.0 / img.scale
-        tiles = [TileRead(t.kind, tuple(v * k for v in t.box), t.confidence, t.alternatives, t.angle)
-                 for t in tiles]
+        tiles = [TileRead(t.kind, rescale(t.box, k), t.confidence, t.alternatives, t.angle) for t in tiles]
     timing["total"] = (time.perf_counter() - t0) * 1000
     return PhotoRead(image=str(path), width=img.width, height=img.height, tiles=tiles, timing_ms=timing)

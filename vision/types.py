@@ -6,7 +6,7 @@ one of 0, 90, 180, 270 (a sideways tile reads 90 or 270)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, asdict
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ DUPLICATE_IOU = 0.6             # two boxes overlapping more than this are one t
 
 
 def group_tiles(tiles: Sequence[TileRead], *, gap_ratio: float = GAP_RATIO) -> Layout:
-    """Group the recognizer's tiles into the hand on the table (see the module docstring)."""
+    """Group the recognizer's tiles into the hand on the table (see :mod:`mjscore.vision.layout`)."""
     return _candidates(tiles, gap_ratio=gap_ratio, keep=1)[0]
 
 
@@ -35,7 +35,7 @@ def candidate_layouts(tiles: Sequence[TileRead], *, gap_ratio: float = GAP_RATIO
 
 
 def _drop_duplicates(tiles: list[TileRead]) -> tuple[list[TileRead], list[str]]:
-    """Two boxes on one tile (IoU > 0.6): keep the more confident read."""
+    """Two boxes on one tile (IoU over ``DUPLICATE_IOU``): keep the more confident read."""
     order = sorted(range(len(tiles)), key=lambda i: -tiles[i].confidence)
     boxes = np.array([t.box for t in tiles], float).reshape(-1, 4)
     overlap = iou_matrix(boxes, boxes)
