@@ -3,7 +3,9 @@
     python -m mjscore.datasets.scene_eval make data/scenes --count 80      # render labelled scenes
     python -m mjscore.datasets.scene_eval samples/synthetic [--out report.json] [--limit N]
 
-``make`` renders the spec's worked single-hand cases (``tests/data/cases.json``) with the
+``make`` renders the spec's worked single-hand cases (``--cases FILE``, by default the spec's
+own ``<data root>/spec/cases.json``, see ``datasets.paths``; DECISION: the worked cases stay
+the spec's, read from where the spec lives, never from the tests' copy) with the
 synthetic generator (``datasets.synth.hand_scene``): one or two rows, flat or standing,
 sideways claimed tiles, declared kongs face down at the ends, any rotation; ``hands.json``
 keeps each scene's hand, context, expected score and true tiles.
@@ -17,8 +19,8 @@ generator writes it). For every scene three things are compared with the truth:
   (a different number of tiles), ``recognition`` (same count, other kinds), ``grouping``
   (the right tiles, grouped differently).
 
-Hand notation is compared in canonical form (groups sorted, tiles sorted inside a group, the
-concealed part as a multiset), so ``[EEE] RRR 234m`` equals ``234m RRR [EEE]``."""
+Hand notation is compared in canonical form, as the scoring engine's parser reads it (groups
+sorted, tiles in the engine's order inside a group, the concealed part as a multiset), so ``[EEE] RRR 234m`` equals ``234m RRR [EEE]``."""
 
 from __future__ import annotations
 
@@ -29,7 +31,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mjscore.handscan.context import split_notation
+from mjscore.datasets.paths import CASES, add_data_root_option, data_path
+from mjscore.scoring.notation import parse_hand, parse_tiles
+from mjscore.scoring.tiles import sort_key
 from mjscore.vision.types import TileRead
 
 
@@ -42,30 +46,13 @@ class Scene:
     final: int | None = None         # expected final score with the context
 
 
-def _tokens(text: str) -> list[str]:
-    import re
-    out: list[str] = []
-    for run in re.findall(r"[1-9]+[mps]|Wh|[ESWNRGX]|[fj][1-4]", text.replace(" ", "")):
-        if run[-1] in "mps" and len(run) > 1 and run[:-1].isdigit():
-            out += [d + run[-1] for d in run[:-1]]
-        else:
-            out.append(run)
-    return out
-
-
 def canonical(notation: str) -> tuple:
-    """Order-free form of a hand: sorted groups (tiles sorted inside, face-down places kept
-    for declared kongs), the concealed multiset, the winning tile, the bonus tiles."""
-    import re
-    from mjscore.vision.layout import sort_key
-    notation = re.sub("P", "Wh", re.sub("C", "R", re.sub("F", "G", notation)))     # Dutch letters
-    parts = split_notation(notation)
-    melds = []
-    for m in parts.melds:
-        toks = _tokens(m[1:-1])
-        melds.append(m[0] + " ".join(sorted(toks, key=sort_key) if m[0] == "[" else toks))
-    concealed = tuple(sorted(_tokens(parts.concealed), key=sort_key))
-    return (tuple(sorted(melds)), concealed, parts.winning_tile, tuple(sorted(parts.bonus)))
+    """Order-free form of a hand as the scoring engine reads it (aliases such as the Dutch
+    letters resolved, tiles in the engine's order inside each group): the sorted groups as
+    (bracket kind, tokens), the concealed multiset, the winning tile, the sorted bonus tiles."""
+    hand = parse_hand(notation)
+    groups = tuple(sorted((g.kind, g.tokens) for g in hand.groups))
+    return groups, tuple(sorted(hand.concealed, key=sort_key)), hand.winning_tile, tuple(sorted(hand.bonus))
 
 
 def _first(d: dict, *keys, default=None):
@@ -141,7 +128,6 @@ def manifest_rows(scenes: list[Scene]) -> list[dict]:
 def _truth_without_winning(notation: str) -> tuple:
     melds, concealed, winning, bonus = canonical(notation)
     if winning:                                     # the photo shows the winning tile among the rest
-        from mjscore.vision.layout import sort_key
         concealed = tuple(sorted(concealed + (winning,), key=sort_key))
     return (melds, concealed, None, bonus)
 
@@ -198,7 +184,7 @@ def diagnose(scene: Scene, recognize=None, truth_only: bool = False) -> dict:
     if out["ok"]:
         out["stage"] = None
         return out
-    true_tiles = Counter(t for g in truth[0] for t in g[1:].split()) + Counter(truth[1]) + Counter(truth[3])
+    true_tiles = Counter(t for _, tokens in truth[0] for t in tokens) + Counter(truth[1]) + Counter(truth[3])
     read_tiles = Counter(t.kind for t in read.tiles)
     if sum(read_tiles.values()) != sum(true_tiles.values()):
         out["stage"] = "detection"
@@ -268,7 +254,7 @@ def _scene_notation(notation: str) -> str:
     down, as a photo shows them; the engine scores both the same."""
     import re
     def face_down(m):
-        toks = _tokens(m.group(1))
+        toks = parse_tiles(m.group(1))
         if "X" in toks or len(toks) != 4:
             return m.group(0)
         t = toks[0]
@@ -276,12 +262,12 @@ def _scene_notation(notation: str) -> str:
     return re.sub(r"\{([^}]*)\}", face_down, notation)
 
 
-def make_scenes(out: Path, count: int, seed: int = 0, size: int = 960) -> list[dict]:
-    """Render ``count`` scenes of the worked cases into ``out`` with ``hands.json``."""
+def make_scenes(out: Path, count: int, cases_file: Path, seed: int = 0, size: int = 960) -> list[dict]:
+    """Render ``count`` scenes of the worked cases in ``cases_file`` into ``out`` with ``hands.json``."""
     import numpy as np
-    from mjscore.datasets.synth.hand_scene import parse_notation, render_hand
-    root = Path(__file__).resolve().parents[1]
-    cases = [c for c in json.loads((root / "tests" / "data" / "cases.json").read_text())
+    from mjscore.datasets.synth.hand_layout import parse_notation
+    from mjscore.datasets.synth.hand_scene import render_hand
+    cases = [c for c in json.loads(cases_file.read_text(encoding="utf-8"))
              if "hand" in c["input"] and c["expected"].get("valid") and c.get("notation")]
     rng = np.random.default_rng(seed)
     out.mkdir(parents=True, exist_ok=True)
@@ -323,8 +309,11 @@ def main(argv=None) -> int:
         mp.add_argument("--count", type=int, default=80)
         mp.add_argument("--seed", type=int, default=0)
         mp.add_argument("--size", type=int, default=960)
+        mp.add_argument("--cases", type=Path, default=None, help="worked cases (default: <data root>/spec/cases.json)")
+        add_data_root_option(mp)
         margs = mp.parse_args(argv[1:])
-        entries = make_scenes(margs.out, margs.count, margs.seed, margs.size)
+        cases = margs.cases or data_path(mp, margs.data_root, CASES)
+        entries = make_scenes(margs.out, margs.count, cases, margs.seed, margs.size)
         print(f"wrote {len(entries)} scenes to {margs.out}")
         return 0
     ap = argparse.ArgumentParser(description="Exact-hand accuracy of photo -> hand on labelled scenes.")
