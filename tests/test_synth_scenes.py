@@ -167,8 +167,8 @@ def test_a_standing_tile_seen_from_behind_is_a_back(azimuth, expected):
 
 def test_standing_layout_is_asked_for_by_name_and_seen_from_low_in_front():
     """``--layouts standing``: loose standing rows photographed from low in front (5-45 deg);
-    every labelled tile lies inside the image and the default mix never draws the layout, so
-    older batches' seeds still make the same images."""
+    every labelled tile lies inside the image and the default mix never draws the layout
+    (batches ask for it by name)."""
     scenes = [random_scene(seed, 320, art="committed", layout="standing") for seed in range(4)]
     for scene in scenes:
         assert scene.meta["layout"] == "standing"
