@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from mjscore.errors import MjscoreError
 from mjscore.match.model import NtsGame, RiichiGame, SessionError, MatchState
 from mjscore.match.notation import NotationError, split_hand
 
@@ -55,7 +56,7 @@ def call_engine(engine: Engine, request: dict, what: str) -> dict:
 
 
 def _engine_message(exc: Exception) -> str:
-    code = getattr(exc, "code", None) or getattr(exc, "reason", None)
+    code = exc.code if isinstance(exc, MjscoreError) else None
     text = str(exc) or type(exc).__name__
     return f"{code}: {text}" if code and str(code) not in text else text
 
