@@ -18,6 +18,8 @@ from mjscore.vision import models
 from mjscore.vision.boxes import nms, unscale
 
 STRIDE = 4
+DET_SIZE = 512                       # input long side, unless recognizer.json sets ``det_size``
+NMS_IOU, NMS_CONTAINMENT = 0.6, 0.7  # unless it sets ``nms_iou`` / ``nms_containment``
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,6 @@ def _decode(p: _Pass, shape, threshold: float, max_tiles: int = 300, below: floa
     """Peaks of the heat map (``threshold`` <= score < ``below``) -> boxes in image pixels, best first."""
     import cv2
 
-    cfg = models.settings()
     heat, wh, off = p.heat, p.wh, p.off
     peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold) & (heat < below)
     ys, xs = np.nonzero(peaks)
@@ -86,8 +87,14 @@ def _decode(p: _Pass, shape, threshold: float, max_tiles: int = 300, below: floa
     boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], 1) / p.scale
     h, w = shape[:2]
     boxes = np.clip(boxes, 0, [w, h, w, h])
-    keep = nms(boxes, scores, cfg.get("nms_iou", 0.6), cfg.get("nms_containment", 0.7))
+    keep = _suppress(boxes, scores)
     return [Detection(tuple(float(v) for v in boxes[i]), float(scores[i])) for i in keep]
+
+
+def _suppress(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """:func:`~mjscore.vision.boxes.nms` with the settings' overlap limits."""
+    cfg = models.settings()
+    return nms(boxes, scores, cfg.get("nms_iou", NMS_IOU), cfg.get("nms_containment", NMS_CONTAINMENT))
 
 
 def _threshold() -> float:
@@ -106,7 +113,7 @@ def detect_with_weak(rgb: np.ndarray, det_size: int | None = None, threshold: fl
     """:func:`detect`, plus the weak peaks under the threshold (``weak_threshold`` in
     recognizer.json; none when it is not set)."""
     cfg = models.settings()
-    p = _forward(rgb, det_size or cfg.get("det_size", 512))
+    p = _forward(rgb, det_size or cfg.get("det_size", DET_SIZE))
     if cfg.get("det_flip", False) if flip is None else flip:
         p = _flip_tested(p)
     threshold = _threshold() if threshold is None else threshold
@@ -164,7 +171,7 @@ def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None) -> Asp
     gate, margin = cfg.get("view_gate", 0.7), cfg.get("view_margin", 1.1)
     sample = cfg.get("view_sample", 8)
     h, w = rgb.shape[:2]
-    det_size, threshold = cfg.get("det_size", 512), _threshold()
+    det_size, threshold = cfg.get("det_size", DET_SIZE), _threshold()
     # the views are compared on single passes; only the chosen one gets the flip test's
     # mirrored pass (when ``det_flip`` is set), its own pass is kept for it
     passes = {}
@@ -215,7 +222,7 @@ def with_small_tiles(rgb: np.ndarray, dets: list[Detection], weak: list[Detectio
     cfg = models.settings()
     fine_size, small = cfg.get("fine_det_size"), cfg.get("small_tile_px", 26)
     h, w = rgb.shape[:2]
-    det_size = cfg.get("det_size", 512)
+    det_size = cfg.get("det_size", DET_SIZE)
     if not fine_size or max(h, w) <= det_size:
         return dets, list(weak)
     k = det_size / max(h, w)
@@ -228,5 +235,5 @@ def with_small_tiles(rgb: np.ndarray, dets: list[Detection], weak: list[Detectio
     if not merged:
         return dets, list(weak)
     boxes = np.array([d.box for d in merged]); scores = np.array([d.score for d in merged])
-    keep = nms(boxes, scores, cfg.get("nms_iou", 0.6), cfg.get("nms_containment", 0.7))
+    keep = _suppress(boxes, scores)
     return [merged[i] for i in keep], fine_weak

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from mjscore.scoring.tiles import BACK
+
 # kinds whose faces give the detector little to fire on
-FACELESS = ("X", "Wh")
+FACELESS = (BACK, "Wh")
 
 
 def _centre(box) -> np.ndarray:

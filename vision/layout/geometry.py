@@ -7,6 +7,7 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
+from mjscore.scoring.tiles import BACK
 from mjscore.vision.types import TileRead
 
 
@@ -40,7 +41,7 @@ def _quarter(angle: float) -> int:
 def _dominant_angle(tiles: Sequence[TileRead]) -> int:
     counts: dict[int, int] = {}
     for t in tiles:
-        if t.kind != "X":
+        if t.kind != BACK:
             q = _quarter(t.angle)
             counts[q] = counts.get(q, 0) + 1
     if not counts:
@@ -121,7 +122,7 @@ class Block:
 
     @property
     def has_back(self) -> bool:
-        return any(t.read.kind == "X" for t in self.tiles)
+        return any(t.read.kind == BACK for t in self.tiles)
 
 
 def frame_tiles(tiles: Sequence[TileRead], g: Geometry) -> list[RowTile]:
@@ -135,11 +136,11 @@ def frame_tiles(tiles: Sequence[TileRead], g: Geometry) -> list[RowTile]:
     row_deg = math.degrees(math.atan2(-g.u[1], g.u[0]))
 
     def turned(t: TileRead) -> bool:
-        if t.kind == "X":
+        if t.kind == BACK:
             return False                                   # a face-down tile has no face angle
         d = abs(_quarter(t.angle) - row_deg) % 180.0
         return 65.0 <= d <= 115.0
-    faces = [t for t in tiles if t.kind != "X"]
+    faces = [t for t in tiles if t.kind != BACK]
     n_turned = sum(1 for t in faces if turned(t))
     # a recognizer whose angles scatter (more than a third turned) is ignored, not followed
     if n_turned > len(faces) / 3:

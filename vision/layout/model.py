@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
+from mjscore.scoring.tiles import BACK
 from mjscore.vision.layout.notation import (BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, GROUP_KINDS, compact,
                                            group_notation, set_type, sort_key)
 from mjscore.vision.types import TileRead
@@ -140,6 +141,6 @@ def hand_warnings(groups: Sequence[Group]) -> list[str]:
             warns.append(f"exposed group {g.notation} is not a pung, chow or kong")
         if g.kind == CONCEALED_KONG and set_type(g.tokens) != "concealed_kong":
             warns.append(f"concealed kong {g.notation} is not four of one kind with face-down tiles")
-        if g.kind == CONCEALED and "X" in g.tokens:
+        if g.kind == CONCEALED and BACK in g.tokens:
             warns.append("a face-down tile (X) lies among the concealed tiles")
     return warns
