@@ -163,16 +163,32 @@ GROUP_DOUBLINGS: tuple[Rule, ...] = (
 # shared by the doublings (§6) and the twins limits (§8.1).
 
 
+def _honours_only(suits: set[int], honours: bool, terminals: bool) -> bool:
+    return not suits and honours
+
+
+def _one_suit_only(suits: set[int], honours: bool, terminals: bool) -> bool:
+    return len(suits) == 1 and not honours
+
+
+def _one_suit_and_honours(suits: set[int], honours: bool, terminals: bool) -> bool:
+    return len(suits) == 1 and honours
+
+
 def _clean(suits: set[int], honours: bool, terminals: bool) -> bool:
-    return (len(suits) == 1 and honours) or (bool(suits) and terminals)
+    return _one_suit_and_honours(suits, honours, terminals) or (bool(suits) and terminals)
 
 
 def _very_clean(suits: set[int], honours: bool, terminals: bool) -> bool:
-    return len(suits) == 1 and honours and terminals
+    return _one_suit_and_honours(suits, honours, terminals) and terminals
 
 
 def _pure(suits: set[int], honours: bool, terminals: bool) -> bool:
-    return (len(suits) == 1 and not honours) or (not suits and honours)
+    return _one_suit_only(suits, honours, terminals) or _honours_only(suits, honours, terminals)
+
+
+def _any(suits: set[int], honours: bool, terminals: bool) -> bool:
+    return True
 
 
 def _purity(kind):
@@ -291,6 +307,7 @@ REGULAR_LIMITS: tuple[Rule, ...] = (
     _lim("winding_snake", 1000, "Winding snake", "Kronkelende slang", _winding_snake),
 )
 
+
 def _moment(name: str):
     return lambda ctx: name in ctx.special
 
@@ -302,6 +319,7 @@ SPECIAL_LIMITS: tuple[Rule, ...] = (
 
 
 def _tiles(pattern):
+    """A pattern of :mod:`scoring.patterns` as an irregular row's test (it needs no config)."""
     return lambda c, cfg: pattern(c)
 
 
@@ -317,11 +335,11 @@ IRREGULAR_LIMITS: tuple[Rule, ...] = (
     _lim("wind_snake", 1000, "Wind snake", "Windslang", _tiles(pt.wind_snake)),
     _lim("dragon_snake", 1000, "Dragon snake", "Drakenslang", _tiles(pt.dragon_snake)),
     _lim("imperial_court", 1000, "Imperial court", "Keizerlijk hof", _tiles(pt.imperial_court)),
-    _lim("honour_twins", 2000, "Honour twins", "Eretweelingen", _twins(lambda s, h, t: not s)),
-    _lim("pure_twins", 1000, "Pure twins", "Zuivere tweelingen", _twins(lambda s, h, t: len(s) == 1 and not h)),
+    _lim("honour_twins", 2000, "Honour twins", "Eretweelingen", _twins(_honours_only)),
+    _lim("pure_twins", 1000, "Pure twins", "Zuivere tweelingen", _twins(_one_suit_only)),
     _lim("very_clean_twins", 1000, "Very clean twins", "Zeer schone tweelingen", _twins(_very_clean)),
-    _lim("clean_twins", 500, "Clean twins", "Schone tweelingen", _twins(lambda s, h, t: len(s) == 1 and h)),
-    _lim("seven_twins", 250, "Seven twins", "Zeven tweelingen", _twins(lambda s, h, t: True)),
+    _lim("clean_twins", 500, "Clean twins", "Schone tweelingen", _twins(_one_suit_and_honours)),
+    _lim("seven_twins", 250, "Seven twins", "Zeven tweelingen", _twins(_any)),
 )
 
 ALL_RULES: tuple[Rule, ...] = (GROUP_BASE + HAND_BASE + GROUP_DOUBLINGS + HAND_DOUBLINGS
