@@ -2,7 +2,8 @@
 
 Winner: every interpretation (irregular limit patterns, and every regular arrangement ×
 every group the winning tile can sit in, plus the pe-ling reading) is scored; the best
-*legal* one wins (highest final, then limit hand, then higher uncapped total).
+*legal* one wins (highest final, then limit hand, then higher uncapped total). Every line
+and limit hand is a row of :mod:`scoring.rules`, asked here (lines) or in :mod:`scoring.limits`.
 Non-winner: pungs and pairs as held (§10), or half of an irregular limit hand he is one
 tile away from (§8.3); a dead hand scores 0 (§13)."""
 
