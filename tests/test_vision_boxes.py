@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from mjscore.vision.boxes import iou, iou_matrix, nms, rescale, unscale
+from mjscore.vision.boxes import centre, iou, iou_matrix, nms, rescale, size, unscale
 
 
 def test_iou_of_real_tile_boxes():
@@ -48,6 +48,11 @@ def test_nms_agrees_with_opencv_where_it_can_do_the_job():
         theirs = cv2.dnn.NMSBoxes([[float(x1), float(y1), float(x2 - x1), float(y2 - y1)] for x1, y1, x2, y2 in boxes],
                                   scores.tolist(), 0.0, 0.6)
         assert list(nms(boxes, scores, 0.6)) == list(np.array(theirs).reshape(-1))
+
+
+def test_centre_and_size():
+    assert centre((100.0, 200.0, 140.0, 254.0)) == (120.0, 227.0)
+    assert size((100.0, 200.0, 140.0, 254.0)) == (40.0, 54.0)
 
 
 def test_rescale_and_unscale():

@@ -1,4 +1,5 @@
-"""Axis-aligned boxes ``(x1, y1, x2, y2)``: overlap (IoU), non-maximum suppression, rescaling.
+"""Axis-aligned boxes ``(x1, y1, x2, y2)``: overlap (IoU), non-maximum suppression, centre and
+size, rescaling.
 
 One place for the box arithmetic of the detector, the layout, the evaluation and the scene
 checks, so every step measures overlap the same way.
@@ -61,6 +62,17 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, containment: float = 
         inside = inter[0] / (area[rest] + _EPS)
         order = rest[(ov < iou) & (inside < containment)]
     return np.array(keep, np.int64)
+
+
+def centre(box: Sequence[float]) -> tuple[float, float]:
+    x1, y1, x2, y2 = box
+    return (x1 + x2) / 2.0, (y1 + y2) / 2.0
+
+
+def size(box: Sequence[float]) -> tuple[float, float]:
+    """Width and height."""
+    x1, y1, x2, y2 = box
+    return x2 - x1, y2 - y1
 
 
 def rescale(box: Sequence[float], sx: float, sy: float | None = None) -> Box:

@@ -15,22 +15,15 @@ from __future__ import annotations
 import numpy as np
 
 from mjscore.scoring.tiles import BACK
+from mjscore.vision.boxes import centre, size
 
 # kinds whose faces give the detector little to fire on
 FACELESS = (BACK, "Wh")
 
 
-def _centre(box) -> np.ndarray:
-    return np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
-
-
-def _size(box) -> np.ndarray:
-    return np.array([box[2] - box[0], box[3] - box[1]])
-
-
 def _overlaps(box, tiles: list) -> bool:
     """The centre of ``box`` lies inside one of ``tiles`` (the same tile found twice)."""
-    c = _centre(box)
+    c = np.array(centre(box))
     return any(t[0] <= c[0] <= t[2] and t[1] <= c[1] <= t[3] for t in tiles)
 
 
@@ -39,10 +32,10 @@ def continues_a_row(box, tiles: list, pitch_tolerance: float = 0.25, size_tolera
     away from that tile's nearest neighbour and in line with the two, and of that tile's size."""
     if len(tiles) < 2 or _overlaps(box, tiles):
         return False
-    centres = np.array([_centre(t) for t in tiles])
-    c, s = _centre(box), _size(box)
+    centres = np.array([centre(t) for t in tiles])
+    c, s = np.array(centre(box)), np.array(size(box))
     for i, t in enumerate(tiles):
-        if np.any(np.abs(np.log(np.maximum(s, 1e-6) / np.maximum(_size(t), 1e-6))) > np.log1p(size_tolerance)):
+        if np.any(np.abs(np.log(np.maximum(s, 1e-6) / np.maximum(size(t), 1e-6))) > np.log1p(size_tolerance)):
             continue
         d = np.linalg.norm(centres - centres[i], axis=1)
         d[i] = np.inf

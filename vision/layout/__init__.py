@@ -4,7 +4,7 @@ A winning hand photographed on the table shows a *concealed part* (the tiles fro
 usually one contiguous block), *exposed sets* (set apart by a gap, lying in a row in front of
 the rack, or holding one sideways tile: the claimed discard), *declared concealed kongs*
 (four tiles with the outer or the middle two face down, ``X``) and *flowers/seasons* laid
-aside. This module turns the geometry into those groups, with a reason and a confidence for
+aside. This package turns the geometry into those groups, with a reason and a confidence for
 every decision, and writes the hand in spec §1 notation (without the winning tile: the photo
 cannot show which tile won; see :func:`hand_notation`).
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from mjscore.vision.layout.geometry import Block, centre
+from mjscore.vision.boxes import centre
+from mjscore.vision.layout.geometry import Block
 from mjscore.vision.layout.model import Group, Layout, hand_notation, hand_warnings, merge_concealed
 from mjscore.vision.layout.notation import (BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, compact, is_bonus,
                                            set_type, sort_key)
@@ -14,11 +15,14 @@ from mjscore.vision.types import TileRead
 
 
 def sigmoid(x: float) -> float:
+    """Score margins -> confidences in (0, 1)."""
     return 1.0 / (1.0 + math.exp(-x))
 
 
 def build_layout(ordered, pos, blocks, concealed, parts, bonus_tiles, conf, notes, n_rows,
-                  direction, total) -> Layout:
+                 direction, total) -> Layout:
+    """The layout of one assignment (``concealed[i]``: block ``i`` is concealed), each group
+    with the reason for its kind; ``pos`` maps input tile indices to reading order."""
     groups: list[Group] = []
     warnings = list(notes)
     single_row = n_rows == 1
@@ -73,7 +77,7 @@ def build_layout(ordered, pos, blocks, concealed, parts, bonus_tiles, conf, note
 
 def isolated(ordered: Sequence[TileRead], width: float) -> tuple[int, ...]:
     """Non-bonus tiles whose nearest neighbour is more than three tile widths away."""
-    centres = [centre(t) for t in ordered]
+    centres = [centre(t.box) for t in ordered]
     out = []
     for i, (x, y) in enumerate(centres):
         if is_bonus(ordered[i].kind):

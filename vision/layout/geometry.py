@@ -8,21 +8,18 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from mjscore.scoring.tiles import BACK
+from mjscore.vision.boxes import centre
 from mjscore.vision.types import TileRead
 
 
 @dataclass
 class Geometry:
+    """The row frame of a photo: every later step measures along ``u`` and across ``v``."""
     u: tuple[float, float]         # reading direction (unit, image coordinates)
     v: tuple[float, float]         # across the rows, towards the camera for upright tiles
     width: float                   # tile extent along u (upright tile)
     height: float                  # tile extent along v
     dominant_angle: int
-
-
-def centre(t: TileRead) -> tuple[float, float]:
-    x1, y1, x2, y2 = t.box
-    return (x1 + x2) / 2.0, (y1 + y2) / 2.0
 
 
 def _median(values: Sequence[float], default: float = 0.0) -> float:
@@ -53,7 +50,7 @@ def estimate_geometry(tiles: Sequence[TileRead]) -> Geometry:
     dom = _dominant_angle(tiles)
     a = math.radians(dom)
     reading = (math.cos(a), -math.sin(a))          # face angle is counter-clockwise, image y down
-    centres = [centre(t) for t in tiles]
+    centres = [centre(t.box) for t in tiles]
     sx = sy = 0.0
     for i, (x, y) in enumerate(centres):
         best, bd = None, float("inf")
@@ -96,6 +93,7 @@ def estimate_geometry(tiles: Sequence[TileRead]) -> Geometry:
 
 @dataclass
 class RowTile:
+    """A tile placed in the row frame."""
     index: int                     # position in the input list
     read: TileRead
     pu: float                      # centre along u
@@ -106,6 +104,7 @@ class RowTile:
 
 @dataclass
 class Block:
+    """Touching tiles of one row, between two gaps: the unit the role search assigns."""
     tiles: list[RowTile]
     row: int
     gap_before: float | None       # gap (tile widths) to the previous block in the row
@@ -148,7 +147,7 @@ def frame_tiles(tiles: Sequence[TileRead], g: Geometry) -> list[RowTile]:
         turned = lambda t: False                                          # noqa: E731
     out = []
     for i, t in enumerate(tiles):
-        x, y = centre(t)
+        x, y = centre(t.box)
         sideways = turned(t)
         if n_turned == 0 and abs(abs(g.u[0]) - abs(g.u[1])) > 0.7:   # no angles, near-axis rows: box shape
             bw, bh = t.box[2] - t.box[0], t.box[3] - t.box[1]
