@@ -16,8 +16,7 @@ import numpy as np
 
 from mjscore.scoring.model import CONCEALED_KONG, EXPOSED, FIXED, Group
 from mjscore.scoring.notation import NotationError, format_group, parse_hand
-from mjscore.scoring.tiles import BACK, BONUS
-from mjscore.vision.kinds import KINDS
+from mjscore.scoring.tiles import BACK, BONUS, TILES
 
 from .geometry import Placement, TileDims
 from .layouts import rack_bar
@@ -108,8 +107,6 @@ def parse_notation(text: str) -> HandLayout:
 
 def random_layout(rng: np.random.Generator) -> HandLayout:
     """A random hand-like layout for training scenes (tiles need not form a legal hand)."""
-    suited = [k for k in KINDS if k[-1] in "mps" and k[0].isdigit()]
-    honours = ["E", "S", "W", "N", "R", "G", "Wh"]
     melds: list[Meld] = []
     for _ in range(int(rng.integers(0, 4))):
         r = rng.random()
@@ -118,7 +115,7 @@ def random_layout(rng: np.random.Generator) -> HandLayout:
             n = int(rng.integers(1, 8))
             tiles = [f"{n + i}{suit}" for i in range(3)]
         else:
-            k = (suited + honours)[int(rng.integers(len(suited) + len(honours)))]
+            k = TILES[int(rng.integers(len(TILES)))]
             tiles = [k] * (4 if rng.random() < 0.35 else 3)
         if len(tiles) == 4 and rng.random() < 0.5:
             melds.append(Meld(["X", tiles[0], tiles[0], "X"] if rng.random() < 0.6 else [tiles[0], "X", "X", tiles[0]],
@@ -129,7 +126,7 @@ def random_layout(rng: np.random.Generator) -> HandLayout:
     n_conc = max(2, 14 - 3 * len(melds))
     concealed = []
     while len(concealed) < n_conc:
-        k = (suited + honours)[int(rng.integers(len(suited) + len(honours)))]
+        k = TILES[int(rng.integers(len(TILES)))]
         concealed += [k] * min(int(rng.choice([1, 2, 3])), n_conc - len(concealed))
     bonus = sorted(set(f"{'fj'[int(rng.integers(2))]}{int(rng.integers(1, 5))}" for _ in range(int(rng.integers(0, 5)))))
     return HandLayout(concealed, melds, bonus, concealed[-1], rows=int(rng.choice([1, 2])),

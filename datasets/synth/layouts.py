@@ -9,12 +9,12 @@ import math
 
 import numpy as np
 
+from mjscore.scoring.tiles import BONUS, DRAGONS, WINDS
 from mjscore.vision.kinds import KINDS
 
 from .geometry import Placement
 
-HONOURS = {"E", "S", "W", "N", "R", "G", "Wh"}
-BONUS = {"f1", "f2", "f3", "f4", "j1", "j2", "j3", "j4"}
+HONOURS = WINDS + DRAGONS
 
 
 # Single tiles favour the kinds that sets and hands rarely contain (flowers, seasons), and
