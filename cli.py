@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import typer
 
-from mjscore.handscan import cli_scan
-from mjscore.match import cli_session
-from mjscore.scoring import cli_score
-from mjscore.vision import cli_eval
-from mjscore.web import cli_serve
+from .handscan import cli_scan
+from .match import cli_session
+from .scoring import cli_score
+from .vision import cli_eval
+from .web import cli_serve
 
 app = typer.Typer(
     help="Score mahjong hands from a photo or from notation (NTS, nts-app, riichi).",

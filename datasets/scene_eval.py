@@ -31,10 +31,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mjscore.datasets.paths import CASES, add_data_root_option, data_path
-from mjscore.scoring.notation import parse_hand, parse_tiles
-from mjscore.scoring.tiles import sort_key
-from mjscore.vision.types import TileRead
+from .paths import CASES, add_data_root_option, data_path
+from ..scoring.notation import parse_hand, parse_tiles
+from ..scoring.tiles import sort_key
+from ..vision.types import TileRead
 
 
 @dataclass
@@ -102,7 +102,7 @@ _LABEL_CACHE: dict[str, dict[str, Scene]] = {}
 def recognize_from_labels(path: str):
     """A stand-in recognizer that returns a scene's true tiles from its folder's hands.json:
     measures layout + scoring alone (``bench_batch.py --recognizer mjscore.datasets.scene_eval:recognize_from_labels``)."""
-    from mjscore.vision.types import PhotoRead
+    from ..vision.types import PhotoRead
     p = Path(path)
     folder = str(p.parent.resolve())
     if folder not in _LABEL_CACHE:
@@ -134,8 +134,8 @@ def _truth_without_winning(notation: str) -> tuple:
 
 def _result(scene: Scene, layout):
     """The scan result of a grouped scene with its context (no context: grouping only)."""
-    from mjscore.handscan.context import make_context
-    from mjscore.handscan.pipeline import evaluate
+    from ..handscan.context import make_context
+    from ..handscan.pipeline import evaluate
     c = scene.context
     ctx = make_context()
     if c.get("winning_tile"):
@@ -151,8 +151,8 @@ def _score(scene: Scene, layout) -> int | None:
 
 def diagnose(scene: Scene, recognize=None, truth_only: bool = False) -> dict:
     """One scene: layout-on-truth result, end-to-end result and the failing stage."""
-    from mjscore.handscan.pipeline import read_photo
-    from mjscore.vision.layout import group_tiles
+    from ..handscan.pipeline import read_photo
+    from ..vision.layout import group_tiles
     truth = _truth_without_winning(scene.notation)
     out = {"photo": scene.photo.name, "truth": scene.notation}
     if scene.final is not None:
@@ -199,7 +199,7 @@ def diagnose(scene: Scene, recognize=None, truth_only: bool = False) -> dict:
 
 
 def _iou(a, b) -> float:
-    from mjscore.vision.boxes import iou
+    from ..vision.boxes import iou
     return iou(a, b)
 
 
@@ -265,8 +265,8 @@ def _scene_notation(notation: str) -> str:
 def make_scenes(out: Path, count: int, cases_file: Path, seed: int = 0, size: int = 960) -> list[dict]:
     """Render ``count`` scenes of the worked cases in ``cases_file`` into ``out`` with ``hands.json``."""
     import numpy as np
-    from mjscore.datasets.synth.hand_layout import parse_notation
-    from mjscore.datasets.synth.hand_scene import render_hand
+    from .synth.hand_layout import parse_notation
+    from .synth.hand_scene import render_hand
     cases = [c for c in json.loads(cases_file.read_text(encoding="utf-8"))
              if "hand" in c["input"] and c["expected"].get("valid") and c.get("notation")]
     rng = np.random.default_rng(seed)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mjscore.handscan.context import ContextError, ScanContext
-from mjscore.handscan.hand import hand_from_layout, score
-from mjscore.vision.layout import CONCEALED_KONG, EXPOSED, Layout, alternative_layouts, with_kind, without_tile
+from .context import ContextError, ScanContext
+from .hand import hand_from_layout, score
+from ..vision.layout import CONCEALED_KONG, EXPOSED, Layout, alternative_layouts, with_kind, without_tile
 
 
 @dataclass

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from mjscore.errors import InputError
-from mjscore.handscan.context import ContextError, ScanContext, make_context
-from mjscore.handscan.outputs import write_json
+from ..errors import InputError
+from .context import ContextError, ScanContext, make_context
+from .outputs import write_json
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".heic"}
 COLUMNS = ["photo", "table", "round", "seat", "player", "wind", "win_type", "winning_tile", "ruleset",
@@ -134,7 +134,7 @@ def run_job(job: Job, recognizer: str | None = None, threshold: float = 0.6) -> 
         row.update(error=job.error, flags="bad_manifest_row")
         return row
     try:
-        from mjscore.handscan.pipeline import load_recognizer, scan_photo
+        from .pipeline import load_recognizer, scan_photo
         res = scan_photo(job.path, job.context, recognize=load_recognizer(recognizer), hand=job.hand,
                          threshold=threshold)
         ctx = res.context

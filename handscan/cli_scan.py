@@ -13,8 +13,8 @@ from typing import List, Optional
 
 import typer
 
-from mjscore.errors import InputError, WriteError, cli_command
-from mjscore.handscan.context import ContextError, ScanContext, make_context
+from ..errors import InputError, WriteError, cli_command
+from .context import ContextError, ScanContext, make_context
 
 
 def register(app: typer.Typer) -> None:
@@ -61,9 +61,9 @@ def _ask_missing(ctx: ScanContext, suggested_tile: str | None = None) -> ScanCon
 
 def _review_loop(res, threshold: float, echo):
     """Terminal review: read commands, apply them (pure functions), re-score at once."""
-    from mjscore.handscan.pipeline import evaluate
-    from mjscore.handscan.render import result_text
-    from mjscore.handscan.review import ReviewError, apply_command, state_from_layout
+    from .pipeline import evaluate
+    from .render import result_text
+    from .review import ReviewError, apply_command, state_from_layout
 
     state = state_from_layout(res.layout, res.context)
     if res.hand_override:
@@ -122,9 +122,9 @@ def scan(
                                              help="Saved recognizer output (scan --json lines): photos found there are not re-read."),
 ) -> None:
     """Read the tiles in a photo; with the game context, group and score the hand."""
-    from mjscore.handscan.outputs import annotate as draw_annotation, write_json, write_yolo_labels
-    from mjscore.handscan.pipeline import evaluate, lay_out, photo_read_from_json, read_photo, suggested_winning_tile
-    from mjscore.handscan.render import read_text, result_text
+    from .outputs import annotate as draw_annotation, write_json, write_yolo_labels
+    from .pipeline import evaluate, lay_out, photo_read_from_json, read_photo, suggested_winning_tile
+    from .render import read_text, result_text
 
     ctx = make_context(seat, wind, winning_tile, _win_type(discard, self_drawn, robbed_kong), ruleset,
                        special or [], lang)
@@ -243,7 +243,7 @@ def batch(
                                              help="module:function of another recognizer."),
 ) -> None:
     """Score many photos; one row per photo; resumable; a bad photo never stops the batch."""
-    from mjscore.handscan.batch import ResultSink, load_jobs, run_batch
+    from .batch import ResultSink, load_jobs, run_batch
 
     if jobs < 1:
         raise InputError("--jobs must be at least 1")

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from mjscore.errors import InputError
-from mjscore.scoring.config import RULESETS, SPECIALS, WIN_TYPES
-from mjscore.scoring.config import WIND_NAMES as WINDS
-from mjscore.scoring.model import Context
+from ..errors import InputError
+from ..scoring.config import RULESETS, SPECIALS, WIN_TYPES
+from ..scoring.config import WIND_NAMES as WINDS
+from ..scoring.model import Context
 
 _WIN_TYPE_ALIASES = {
     "self_drawn": "self_drawn", "self-drawn": "self_drawn", "selfdrawn": "self_drawn", "self": "self_drawn",

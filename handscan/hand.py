@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mjscore.handscan.context import ContextError, ScanContext, WinningTileNotInHand, engine_context
-from mjscore.scoring.model import CONCEALED_KONG as ENGINE_CONCEALED_KONG
-from mjscore.scoring.model import EXPOSED as ENGINE_EXPOSED
-from mjscore.scoring.model import Group, Hand, HandScore
-from mjscore.scoring.notation import _canonical_group, parse_hand
-from mjscore.scoring.nts import score_hand
-from mjscore.scoring.tiles import BONUS as BONUS_TILES
-from mjscore.vision.layout import (CONCEALED, CONCEALED_KONG, EXPOSED, Layout, compact, hand_notation,
+from .context import ContextError, ScanContext, WinningTileNotInHand, engine_context
+from ..scoring.model import CONCEALED_KONG as ENGINE_CONCEALED_KONG
+from ..scoring.model import EXPOSED as ENGINE_EXPOSED
+from ..scoring.model import Group, Hand, HandScore
+from ..scoring.notation import _canonical_group, parse_hand
+from ..scoring.nts import score_hand
+from ..scoring.tiles import BONUS as BONUS_TILES
+from ..vision.layout import (CONCEALED, CONCEALED_KONG, EXPOSED, Layout, compact, hand_notation,
                                    layout_from_groups, sort_key)
 
 _ENGINE_KIND = {EXPOSED: ENGINE_EXPOSED, CONCEALED_KONG: ENGINE_CONCEALED_KONG}

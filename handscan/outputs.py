@@ -7,9 +7,9 @@ import os
 from pathlib import Path
 from typing import Sequence
 
-from mjscore.vision.kinds import KIND_INDEX, KINDS
-from mjscore.vision.layout import BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, Layout
-from mjscore.vision.types import TileRead
+from ..vision.kinds import KIND_INDEX, KINDS
+from ..vision.layout import BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, Layout
+from ..vision.types import TileRead
 
 GROUP_COLOURS = {EXPOSED: (30, 120, 255), CONCEALED_KONG: (160, 60, 220), CONCEALED: (120, 120, 120),
                  BONUS: (230, 60, 160)}

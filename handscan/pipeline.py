@@ -20,15 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from mjscore.errors import FailedError, MjscoreError, UnavailableError
-from mjscore.handscan.alternatives import Alternative, find_alternatives
-from mjscore.handscan.context import ContextError, ScanContext, WinningTileNotInHand
-from mjscore.handscan.hand import LaidHand, hand_from_layout, hand_from_text, score
-from mjscore.scoring.model import Hand, HandScore
-from mjscore.scoring.notation import NotationError, format_hand
-from mjscore.vision.errors import ImageError
-from mjscore.vision.layout import Layout, group_tiles
-from mjscore.vision.types import PhotoRead, TileRead
+from ..errors import FailedError, MjscoreError, UnavailableError
+from .alternatives import Alternative, find_alternatives
+from .context import ContextError, ScanContext, WinningTileNotInHand
+from .hand import LaidHand, hand_from_layout, hand_from_text, score
+from ..scoring.model import Hand, HandScore
+from ..scoring.notation import NotationError, format_hand
+from ..vision.errors import ImageError
+from ..vision.layout import Layout, group_tiles
+from ..vision.types import PhotoRead, TileRead
 
 LOW_CONFIDENCE = 0.6
 # A grouping decision (vision.layout Group.confidence, the margin of the chosen split over the
@@ -113,7 +113,7 @@ def lay_out(tiles: Sequence[TileRead], fixes: str | None = None) -> Layout:
     ("3=5p,7=G") applied; a bad fix raises :class:`ContextError`."""
     layout = group_tiles(tiles)
     if fixes:
-        from mjscore.handscan.review import apply_fixes          # noqa: PLC0415 (tiny module)
+        from .review import apply_fixes          # noqa: PLC0415 (tiny module)
         layout = apply_fixes(layout, fixes)
     return layout
 

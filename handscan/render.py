@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from mjscore.handscan.pipeline import LOW_CONFIDENCE, ScanResult
-from mjscore.vision.layout import Layout, compact
-from mjscore.vision.types import PhotoRead, TileRead
+from .pipeline import LOW_CONFIDENCE, ScanResult
+from ..vision.layout import Layout, compact
+from ..vision.types import PhotoRead, TileRead
 
 _KIND_NAMES = {"concealed": ("concealed", "dicht"), "exposed": ("exposed", "open"),
                "concealed_kong": ("concealed kong", "dichte kong"), "bonus": ("bonus", "bloemen/seizoenen")}
@@ -27,7 +27,7 @@ _WORDS = {
 def _label(code: str, lang: str) -> str:
     """The engine's own label for a scoring code when it offers one, else the code itself."""
     try:
-        from mjscore.scoring import label as engine_label          # optional helper of the engine
+        from ..scoring import label as engine_label          # optional helper of the engine
         return engine_label(code, lang)
     except Exception:
         name, _, arg = code.partition(":")

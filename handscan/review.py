@@ -19,13 +19,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from mjscore.errors import InputError
-from mjscore.handscan.context import (ContextError, ScanContext, parse_ruleset, parse_specials, parse_tile,
+from ..errors import InputError
+from .context import (ContextError, ScanContext, parse_ruleset, parse_specials, parse_tile,
                               parse_wind)
-from mjscore.scoring.notation import NotationError, parse_hand
-from mjscore.vision.kinds import KIND_INDEX
-from mjscore.vision.layout import BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, Layout, layout_from_groups
-from mjscore.vision.types import TileRead
+from ..scoring.notation import NotationError, parse_hand
+from ..vision.kinds import KIND_INDEX
+from ..vision.layout import BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, Layout, layout_from_groups
+from ..vision.types import TileRead
 
 HELP = __doc__.split("Commands (tile and group numbers as shown):", 1)[1].rstrip()
 _KIND_WORDS = {"exposed": EXPOSED, "open": EXPOSED, "concealed": CONCEALED, "closed": CONCEALED,
@@ -223,7 +223,7 @@ def _apply(state: ReviewState, line: str, words: list[str], head: str) -> tuple[
 
 def apply_fixes(layout: Layout, fixes: str) -> Layout:
     """``--fix "3=5p,7=G"``: the same grouping (and its reasons) with the named tiles corrected."""
-    from mjscore.vision.layout import with_kind
+    from ..vision.layout import with_kind
     for item in re.split(r"[,;\s]+(?=\d+\s*=)", fixes.strip()):
         if not item.strip():
             continue

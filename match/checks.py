@@ -4,8 +4,8 @@ letter case), combinations that cannot happen, values out of range. Every proble
 
 from __future__ import annotations
 
-from mjscore.match.model import NtsGame, RiichiGame, RiichiWin, SessionError, SessionView, find_player
-from mjscore.scoring.config import SPECIALS, WIN_TYPES
+from .model import NtsGame, RiichiGame, RiichiWin, SessionError, SessionView, find_player
+from ..scoring.config import SPECIALS, WIN_TYPES
 
 MAX_HAND_SCORE = 2000          # §9: no single hand scores more
 RIICHI_FU = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130)
@@ -110,7 +110,7 @@ def _value_from_tiles(view: SessionView, win: RiichiWin, outcome: str,
     """Han and fu from the winner's tiles (riichi_hand), for this seat and round."""
     if win.hand is None:
         return win
-    from mjscore.match.riichi_hand import hand_value
+    from .riichi_hand import hand_value
 
     value = hand_value(win.hand, seat_wind=view.seats[win.player],
                        round_wind=view.riichi_label()[0], tsumo=outcome == "tsumo",

@@ -13,8 +13,8 @@ from typing import List, Optional
 
 import typer
 
-from mjscore.errors import cli_command
-from mjscore.match.model import NtsGame, RiichiGame, RiichiWin, SessionError
+from ..errors import cli_command
+from .model import NtsGame, RiichiGame, RiichiWin, SessionError
 
 session_app = typer.Typer(
     help="Keep score over a whole match: seats, rotation, every game, standings.",
@@ -32,8 +32,8 @@ def register(app: typer.Typer) -> None:
 
 
 def _book(db: Optional[Path]):
-    from mjscore.match.session import MatchBook
-    from mjscore.match.store import Store, default_db_path
+    from .session import MatchBook
+    from .store import Store, default_db_path
 
     return MatchBook(Store(db or default_db_path()))
 
@@ -78,7 +78,7 @@ def new(
     lang: str = LangOption,
 ):
     """Start a session: four players, a ruleset, seats (optionally by dice)."""
-    from mjscore.match.render import show
+    from .render import show
 
     book = _book(db)
     view = book.new_session(players.split(","), ruleset, name=name,
@@ -118,7 +118,7 @@ def hand(
     lang: str = LangOption,
 ):
     """Add one game: the winner's hand or score, the others' hands or scores, or a draw."""
-    from mjscore.match.render import game_summary
+    from .render import game_summary
 
     lang = _lang(lang)
     book = _book(db)
@@ -155,7 +155,7 @@ def hand(
     view = book.view(session_id)
     typer.echo(game_summary(view, record, lang))
     if view.finished:
-        from mjscore.match.render import labels, standings_table
+        from .render import labels, standings_table
 
         typer.echo(f"\n{labels(lang)['finished']}\n{standings_table(view, lang)}")
 
@@ -269,8 +269,8 @@ def _hand_from_photo(photo: Path, winning_tile: Optional[str]) -> str:
     The photo cannot show which tile won, so ``--winning-tile`` is passed on to the pipeline
     (it takes one copy out of the concealed tiles). What was read is echoed, with any
     doubtful tiles, so the table can check it (``session undo`` if it is wrong)."""
-    from mjscore.handscan.context import ContextError, make_context
-    from mjscore.handscan.pipeline import scan_photo
+    from ..handscan.context import ContextError, make_context
+    from ..handscan.pipeline import scan_photo
 
     if not photo.is_file():
         raise SessionError(f"photo {photo} not found")
@@ -297,7 +297,7 @@ def show_cmd(session: Optional[str] = SessionOption, db: Optional[Path] = DbOpti
              lang: str = LangOption,
              game: Optional[int] = typer.Option(None, "--game", "-g", help="Show this game in full: hands, scoring lines, settlement.")):
     """Standings, seats and prevailing wind, and every game with its settlement."""
-    from mjscore.match.render import game_detail, show
+    from .render import game_detail, show
 
     book = _book(db)
     session_id = book.resolve(session) if session else _latest_any(book)
@@ -331,7 +331,7 @@ def _latest_any(book) -> int:
 def end(session: Optional[str] = SessionOption, db: Optional[Path] = DbOption,
         lang: str = LangOption):
     """Stop the match now (agreed time or rounds) and show the final standings."""
-    from mjscore.match.render import show
+    from .render import show
 
     book = _book(db)
     view = book.end(book.resolve(session))
@@ -342,7 +342,7 @@ def end(session: Optional[str] = SessionOption, db: Optional[Path] = DbOption,
 @cli_command
 def list_cmd(db: Optional[Path] = DbOption, lang: str = LangOption):
     """All sessions, open and finished."""
-    from mjscore.match.render import labels, sessions_table
+    from .render import labels, sessions_table
 
     lang = _lang(lang)
     book = _book(db)
@@ -360,7 +360,7 @@ def export(
     db: Optional[Path] = DbOption,
 ):
     """Export a session as CSV or JSON."""
-    from mjscore.match.export import to_csv, to_json
+    from .export import to_csv, to_json
 
     if as_csv == as_json:
         raise SessionError("choose one of --csv or --json")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from mjscore.match.rotation import WINDS
+from .rotation import WINDS
 
 
 def throw_two(rng: random.Random) -> int:

@@ -7,14 +7,14 @@ import csv
 import io
 import json
 
-from mjscore.match.model import SessionView
+from .model import SessionView
 
 CSV_COLUMNS = ["session", "game", "prevailing_wind", "result", "player", "seat",
                "hand_score", "delta", "total"]
 
 
 def to_csv(view: SessionView) -> str:
-    from mjscore.match.render import game_result
+    from .render import game_result
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mjscore.errors import NOT_FOUND, REFUSED, UNAVAILABLE, MjscoreError
-from mjscore.match.rotation import riichi_round
+from ..errors import NOT_FOUND, REFUSED, UNAVAILABLE, MjscoreError
+from .rotation import riichi_round
 
 
 class SessionError(MjscoreError):

@@ -15,8 +15,8 @@ then scores it as written instead of choosing the arrangement itself).
 
 from __future__ import annotations
 
-from mjscore.scoring.api import hand_to_json
-from mjscore.scoring.notation import NotationError, parse_hand
+from ..scoring.api import hand_to_json
+from ..scoring.notation import NotationError, parse_hand
 
 __all__ = ["NotationError", "split_hand"]
 

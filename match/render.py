@@ -7,7 +7,7 @@ seat wind, own hand score (NTS) and settlement.
 
 from __future__ import annotations
 
-from mjscore.match.model import SessionView
+from .model import SessionView
 
 LABELS = {
     "en": {
@@ -228,7 +228,7 @@ def _breakdowns(game: dict) -> dict[str, dict]:
 
 def _label(code: str, lang: str) -> str:
     try:
-        from mjscore.scoring import label
+        from ..scoring import label
     except ImportError:
         return code
     return label(code, lang)
@@ -238,7 +238,7 @@ def game_detail(view: SessionView, number: int, lang: str = "en") -> str:
     """One game in full: every player's hand or counted score, lines and settlement."""
     L, W = labels(lang), WIND_NAMES.get(lang, WIND_NAMES["en"])
     if not 1 <= number <= len(view.games):
-        from mjscore.match.model import SessionError
+        from .model import SessionError
 
         raise SessionError(f"session {view.id} has no game {number} "
                            f"(games 1 to {len(view.games)})")
@@ -287,7 +287,7 @@ def _riichi_explanation(game: dict, lang: str) -> list[str]:
     import re
 
     try:
-        from mjscore.scoring.riichi import settlement_lines
+        from ..scoring.riichi import settlement_lines
         request = dict(game["exchanges"][0]["request"])
         request.pop("ruleset", None)
         sentences = settlement_lines(request, lang)

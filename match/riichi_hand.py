@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mjscore.match.model import SessionError
+from .model import SessionError
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ def hand_value(notation: str, *, seat_wind: str, round_wind: str, tsumo: bool, r
                owner: str = "winner") -> RiichiValue:
     """Han/fu/yakuman of one winning hand; a hand without yaku is refused with the reason."""
     try:
-        from mjscore.scoring.riichi import RiichiInputError, han_fu_from_hand
+        from ..scoring.riichi import RiichiInputError, han_fu_from_hand
     except ImportError as exc:
         raise SessionError("valuing riichi hands from tiles needs the scoring engine "
                            f"(scoring.riichi): {exc}; give --han and --fu instead") from exc

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import random
 
-from mjscore.match import dice, rotation
-from mjscore.match.model import (EngineMissing, MatchState, NoSuchSession, NtsGame, RiichiGame, SessionError,
+from . import dice, rotation
+from .model import (EngineMissing, MatchState, NoSuchSession, NtsGame, RiichiGame, SessionError,
                                  SessionView, fold_name)
-from mjscore.match.checks import check_nts, check_riichi
-from mjscore.match.settle import Engine, riichi_game_end, settle_nts, settle_riichi
-from mjscore.match.store import Store, now_iso
+from .checks import check_nts, check_riichi
+from .settle import Engine, riichi_game_end, settle_nts, settle_riichi
+from .store import Store, now_iso
 
 DEFAULT_START = {"nts": 0, "nts-app": 0, "riichi": 30000}
 
@@ -28,7 +28,7 @@ DEFAULT_START = {"nts": 0, "nts-app": 0, "riichi": 30000}
 def default_engine() -> Engine:
     """``scoring.score_request``, imported when first needed."""
     try:
-        from mjscore.scoring import score_request
+        from ..scoring import score_request
     except ImportError as exc:
         raise EngineMissing("the scoring engine (scoring.score_request) is not installed; "
                             "games cannot be settled") from exc

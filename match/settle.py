@@ -21,9 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from mjscore.errors import MjscoreError
-from mjscore.match.model import NtsGame, RiichiGame, SessionError, MatchState
-from mjscore.match.notation import NotationError, split_hand
+from ..errors import MjscoreError
+from .model import NtsGame, RiichiGame, SessionError, MatchState
+from .notation import NotationError, split_hand
 
 Engine = Callable[[dict], dict]
 

@@ -22,7 +22,7 @@ import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 
-from mjscore.errors import UnavailableError
+from ..errors import UnavailableError
 
 SCHEMA_VERSION = 1
 

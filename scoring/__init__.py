@@ -9,13 +9,13 @@ Public API::
     label(code, lang="en") -> str
 """
 
-from mjscore.scoring.api import RequestError, context_from_json, hand_from_json, score_request, settle
-from mjscore.scoring.model import Context, Group, Hand, HandScore, Line
-from mjscore.scoring.notation import NotationError, format_hand, parse_hand
-from mjscore.scoring.nts import score_hand
-from mjscore.scoring.rules import RULES, label
-from mjscore.scoring.table import TableResult, settle_scores
-from mjscore.scoring.validate import InvalidHand
+from .api import RequestError, context_from_json, hand_from_json, score_request, settle
+from .model import Context, Group, Hand, HandScore, Line
+from .notation import NotationError, format_hand, parse_hand
+from .nts import score_hand
+from .rules import RULES, label
+from .table import TableResult, settle_scores
+from .validate import InvalidHand
 
 __all__ = [
     "parse_hand", "format_hand", "score_hand", "settle", "settle_scores", "score_request", "label",

@@ -13,14 +13,14 @@ JSON shapes (wrong types, unknown keys or values) are reported with reason ``syn
 
 from __future__ import annotations
 
-from mjscore.errors import SYNTAX, InputError
-from mjscore.scoring.config import RULESETS, SPECIALS, WIN_TYPES, WIND_NAMES, ConfigError, resolve
-from mjscore.scoring.model import Context, Hand, HandScore
-from mjscore.scoring.notation import NotationError, parse_group, parse_hand, parse_tile, parse_tiles
-from mjscore.scoring.nts import score_hand
-from mjscore.scoring.table import SEATS, TableResult, settle_scores, table_copies
-from mjscore.scoring.tiles import BONUS
-from mjscore.scoring.validate import InvalidHand, tile_indices
+from ..errors import SYNTAX, InputError
+from .config import RULESETS, SPECIALS, WIN_TYPES, WIND_NAMES, ConfigError, resolve
+from .model import Context, Hand, HandScore
+from .notation import NotationError, parse_group, parse_hand, parse_tile, parse_tiles
+from .nts import score_hand
+from .table import SEATS, TableResult, settle_scores, table_copies
+from .tiles import BONUS
+from .validate import InvalidHand, tile_indices
 
 HAND_KEYS = {"seat_wind", "melds", "concealed", "winning_tile", "win_type", "special", "bonus", "dead",
              "notation"}
@@ -37,7 +37,7 @@ def score_request(request: dict) -> dict:
     ruleset = request.get("ruleset", "nts")
     if ruleset == "riichi-settlement":
         try:
-            from mjscore.scoring.riichi import settle_riichi_request
+            from .riichi import settle_riichi_request
         except ImportError as exc:
             return _invalid("unsupported_ruleset", f"riichi settlement is not available: {exc}")
         return settle_riichi_request({k: v for k, v in request.items() if k != "ruleset"})
@@ -107,8 +107,8 @@ def hand_from_json(data: dict, where: str = "hand") -> Hand:
 
 def hand_to_json(hand: Hand) -> dict:
     """The JSON form of §1.3 of a hand's tiles (context fields are the caller's)."""
-    from mjscore.scoring.notation import format_group
-    from mjscore.scoring.tiles import compact
+    from .notation import format_group
+    from .tiles import compact
     out: dict = {"melds": [format_group(g) for g in hand.groups], "concealed": compact(list(hand.concealed))}
     if hand.winning_tile:
         out["winning_tile"] = hand.winning_tile

@@ -18,8 +18,8 @@ from typing import List, Optional
 
 import typer
 
-from mjscore.errors import FailedError, InputError, cli_command, exit_status
-from mjscore.scoring.config import RULESETS, WIND_NAMES
+from ..errors import FailedError, InputError, cli_command, exit_status
+from .config import RULESETS, WIND_NAMES
 
 _WORDS = {
     "en": {"hand": "Hand", "arrangement": "Arrangement", "base": "Base points", "base_total": "Base total",
@@ -85,7 +85,7 @@ def score(
     as_json: bool = typer.Option(False, "--json", help="Print the JSON answer; with a file or - read a request."),
 ) -> None:
     """Score one hand (NTS / nts-app) with a full breakdown, or answer one JSON request."""
-    from mjscore.scoring import score_request
+    from . import score_request
     if lang not in _WORDS:
         raise InputError(f"--lang {lang!r}: use en or nl")
     if hand is None:
@@ -138,8 +138,8 @@ def _read_request(source: str) -> dict:
 
 def _hand_request(text: str, seat, wind, self_drawn, discard, robbed_kong, special, bonus, ruleset,
                   config) -> dict:
-    from mjscore.scoring.api import hand_to_json
-    from mjscore.scoring.notation import NotationError, parse_hand, parse_tiles
+    from .api import hand_to_json
+    from .notation import NotationError, parse_hand, parse_tiles
     try:
         parsed = parse_hand(text)
         extra = [t for b in bonus for t in parse_tiles(b, "--bonus")]
@@ -187,10 +187,10 @@ def _indent(text: str) -> str:
 def render(answer: dict, request: dict, lang: str = "en") -> str:
     """The readable breakdown of a single-hand answer: every line with its label, then base
     total, doublings, total, limit and final score."""
-    from mjscore.scoring.config import resolve
-    from mjscore.scoring.notation import format_hand
-    from mjscore.scoring.api import hand_from_json
-    from mjscore.scoring.rules import label
+    from .config import resolve
+    from .notation import format_hand
+    from .api import hand_from_json
+    from .rules import label
     w = _WORDS[lang]
     data = request["hand"]
     how = w[data["win_type"]] if data.get("win_type") else w["non_winner"]
@@ -225,7 +225,7 @@ def render(answer: dict, request: dict, lang: str = "en") -> str:
 
 
 def _line_block(answer: dict, w: dict, lang: str) -> list[str]:
-    from mjscore.scoring.rules import label
+    from .rules import label
     out = [f"{w['base']}:"]
     out += [f"  {label(code, lang):<56}{pts:>6}" for code, pts in answer.get("base_points", [])] or [f"  {w['none']}"]
     out.append(f"  {w['base_total']:<56}{answer.get('base_total', 0):>6}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mjscore.errors import SYNTAX, InputError
+from ..errors import SYNTAX, InputError
 
 RULESETS = ("nts", "nts-app")
 WIN_TYPES = ("self_drawn", "discard", "robbed_kong")

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from mjscore.scoring.patterns import ORPHANS
-from mjscore.scoring.tiles import TILES, is_honour, suit_of
+from .patterns import ORPHANS
+from .tiles import TILES, is_honour, suit_of
 
 PUNG, KONG, CHOW, PAIR = "pung", "kong", "chow", "pair"
 HAND = "hand"        # source of a set found by the search in the concealed tiles
@@ -41,7 +41,7 @@ class Set:
         return [self.tile] * {PUNG: 3, KONG: 4, PAIR: 2}[self.shape]
 
     def display(self) -> str:
-        from mjscore.scoring.tiles import compact
+        from .tiles import compact
         toks = self.tokens or tuple(TILES[i] for i in self.tiles())
         if self.source == "concealed_kong":
             o, c = "{", "}"

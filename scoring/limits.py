@@ -6,10 +6,10 @@ The tables are read from the module at every call, so a changed row is a changed
 
 from __future__ import annotations
 
-from mjscore.scoring import rules
-from mjscore.scoring.decompose import completing_kinds
-from mjscore.scoring.model import Context
-from mjscore.scoring.rules import Rule, View, applies, in_ruleset
+from . import rules
+from .decompose import completing_kinds
+from .model import Context
+from .rules import Rule, View, applies, in_ruleset
 
 
 def regular_limits(v: View) -> list[Rule]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mjscore.scoring.tiles import BACK, INDEX
+from .tiles import BACK, INDEX
 
 EXPOSED = "exposed"               # [..]  open group on the table
 CONCEALED_KONG = "concealed_kong"  # {..}  declared concealed kong

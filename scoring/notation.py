@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mjscore.errors import MjscoreError
-from mjscore.scoring.model import BRACKETS, CONCEALED_KONG, EXPOSED, FIXED, Group, Hand
-from mjscore.scoring.tiles import ALIASES, BACK, BONUS, SUITS, compact, sort_key
+from ..errors import MjscoreError
+from .model import BRACKETS, CONCEALED_KONG, EXPOSED, FIXED, Group, Hand
+from .tiles import ALIASES, BACK, BONUS, SUITS, compact, sort_key
 
 _OPEN = {"[": EXPOSED, "{": CONCEALED_KONG, "(": FIXED}
 _CLOSE = {EXPOSED: "]", CONCEALED_KONG: "}", FIXED: ")"}

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mjscore.scoring import decompose as dc
-from mjscore.scoring import limits, rules
-from mjscore.scoring.config import SPECIALS, WIN_TYPES, WIND_NAMES, resolve
-from mjscore.scoring.decompose import PAIR, PUNG, Set
-from mjscore.scoring.model import EXPOSED, Context, Hand, HandScore, Line
-from mjscore.scoring.patterns import seven_pairs
-from mjscore.scoring.rules import Rule, View, applies
-from mjscore.scoring.tiles import INDEX, ONE_P, ONE_S, TILES, compact
-from mjscore.scoring.validate import InvalidHand, check_tiles, check_winner, kongs, tile_indices, tile_total
+from . import decompose as dc
+from . import limits, rules
+from .config import SPECIALS, WIN_TYPES, WIND_NAMES, resolve
+from .decompose import PAIR, PUNG, Set
+from .model import EXPOSED, Context, Hand, HandScore, Line
+from .patterns import seven_pairs
+from .rules import Rule, View, applies
+from .tiles import INDEX, ONE_P, ONE_S, TILES, compact
+from .validate import InvalidHand, check_tiles, check_winner, kongs, tile_indices, tile_total
 
 
 def score_hand(hand: Hand, ctx: Context, ruleset: str = "nts", config: dict | None = None) -> HandScore:

@@ -6,7 +6,7 @@ which of several counts is the rules table's business."""
 
 from __future__ import annotations
 
-from mjscore.scoring.tiles import is_terminal, suit_of
+from .tiles import is_terminal, suit_of
 
 WINDS = slice(27, 31)
 DRAGONS = slice(31, 34)

@@ -23,11 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from mjscore.scoring import patterns as pt
-from mjscore.scoring.decompose import CHOW, KONG, PAIR, PUNG, Set
-from mjscore.scoring.model import Context
-from mjscore.scoring.patterns import suit_profile
-from mjscore.scoring.tiles import (FLOWERS, GREEN, SEASONS, SEAT_NUMBER, TILES, is_dragon, is_simple,
+from . import patterns as pt
+from .decompose import CHOW, KONG, PAIR, PUNG, Set
+from .model import Context
+from .patterns import suit_profile
+from .tiles import (FLOWERS, GREEN, SEASONS, SEAT_NUMBER, TILES, is_dragon, is_simple,
                                    is_terminal, is_wind, suit_of)
 
 ALL, WINNER = "all", "winner"

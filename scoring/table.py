@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from mjscore.scoring.model import HandScore
-from mjscore.scoring.tiles import TILES
+from .model import HandScore
+from .tiles import TILES
 
 SEATS = ("E", "S", "W", "N")
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from mjscore.errors import MjscoreError
-from mjscore.scoring.model import CONCEALED_KONG, EXPOSED, FIXED, Context, Hand
-from mjscore.scoring.tiles import BACK, BONUS, INDEX, TILES
+from ..errors import MjscoreError
+from .model import CONCEALED_KONG, EXPOSED, FIXED, Context, Hand
+from .tiles import BACK, BONUS, INDEX, TILES
 
 
 class InvalidHand(MjscoreError, ValueError):
@@ -51,7 +51,7 @@ def tile_total(hand: Hand) -> int:
 
 def check_tiles(hand: Hand, ruleset: str) -> None:
     """Groups, face-down tiles, bonus tiles and copies: the checks every hand must pass."""
-    from mjscore.scoring.notation import format_group
+    from .notation import format_group
     for g in hand.groups:
         text = format_group(g)
         if any(t in BONUS for t in g.tokens):

@@ -424,7 +424,7 @@ def test_serve_command_serves_the_page_and_the_api(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     db = tmp_path / "club.sqlite3"
-    proc = subprocess.Popen([sys.executable, str(root / "cli.py"), "serve", "--port", str(port), "--db", str(db)],
+    proc = subprocess.Popen([sys.executable, "-m", "mjscore.cli", "serve", "--port", str(port), "--db", str(db)],
                             cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         base = f"http://127.0.0.1:{port}"

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mjscore.vision import models
-from mjscore.vision.crops import CONTEXT, CROP_SIZE, square_crop, to_tensor
-from mjscore.vision.kinds import KINDS
+from . import models
+from .crops import CONTEXT, CROP_SIZE, square_crop, to_tensor
+from .kinds import KINDS
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ def eval_command(
     limit: int = typer.Option(0, "--limit", help="evaluate only the first N images (0 = all)"),
 ) -> None:
     """Detection recall/precision, classification accuracy, tile F1, confusions, seconds per photo."""
-    from mjscore.vision.evaluate import evaluate_folder, format_report
+    from .evaluate import evaluate_folder, format_report
 
     if not folder.is_dir():
         typer.echo(f"error: {folder} is not a directory", err=True)

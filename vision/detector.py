@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mjscore.vision import models
-from mjscore.vision.boxes import nms, unscale
+from . import models
+from .boxes import nms, unscale
 
 STRIDE = 4
 DET_SIZE = 512                       # input long side, unless recognizer.json sets ``det_size``

@@ -1,6 +1,6 @@
 """Errors the recognizer raises for inputs it cannot read."""
 
-from mjscore.errors import BAD_PHOTO, MjscoreError
+from ..errors import BAD_PHOTO, MjscoreError
 
 
 class ImageError(MjscoreError, ValueError):

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from mjscore.vision.boxes import iou_matrix
-from mjscore.vision.kinds import KINDS, token_for_dataset_name
-from mjscore.vision.yolo import image_label_pairs, read_boxes, read_names
+from .boxes import iou_matrix
+from .kinds import KINDS, token_for_dataset_name
+from .yolo import image_label_pairs, read_boxes, read_names
 
 IOU = 0.5
 
@@ -133,8 +133,8 @@ class PhotoResult:
 
 def score_folder(folder: Path, limit: int | None = None, progress=None):
     """Read and score every image of a YOLO folder, one :class:`PhotoResult` at a time."""
-    from mjscore.vision.errors import ImageError
-    from mjscore.vision.recognizer import recognize_file
+    from .errors import ImageError
+    from .recognizer import recognize_file
 
     folder = Path(folder)
     tokens = dataset_tokens(folder)

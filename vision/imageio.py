@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mjscore.vision.errors import ImageError
+from .errors import ImageError
 
 WORK_LONG_SIDE = 1000           # decode at least this many pixels on the long side
 # refuse larger images (decompression bombs); 200 MP phone photos pass. Pillow itself refuses

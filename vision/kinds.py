@@ -6,7 +6,7 @@ only append (and retrain)."""
 
 from __future__ import annotations
 
-from mjscore.scoring import tiles
+from ..scoring import tiles
 
 # the tokens themselves are the engine's (scoring.tiles), so there is one list of them
 SUITED = list(tiles.TILES[:27])

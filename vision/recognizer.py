@@ -8,18 +8,18 @@ from pathlib import Path
 
 import numpy as np
 
-from mjscore.vision import models
-from mjscore.vision.boxes import rescale
-from mjscore.vision.errors import ImageError
-from mjscore.vision.types import PhotoRead, TileRead
+from . import models
+from .boxes import rescale
+from .errors import ImageError
+from .types import PhotoRead, TileRead
 
 
 def detect_and_classify(rgb: np.ndarray, timing: dict | None = None):
     """The raw reading of a photo: the view the tiles were found in (its detections, with
     uncalibrated scores) and the classifier's read of each. The recognizer builds its tiles
     from these; the calibration fit (vision.training.fit_calibration) needs them as they are."""
-    from mjscore.vision.classifier import classify_boxes, read_confidence
-    from mjscore.vision.detector import detect_any_aspect
+    from .classifier import classify_boxes, read_confidence
+    from .detector import detect_any_aspect
 
     t0 = time.perf_counter()
     view = detect_any_aspect(rgb, tile_likeness=read_confidence)
@@ -37,9 +37,9 @@ def with_row_supported(view, reads: list):
     """The view and reads with the weak peaks added that continue a row of found tiles and
     read as faceless tiles (``weak_min_probability`` in recognizer.json; see vision.row_support
     for why). Each weak box is read once; the reads of those kept are reused."""
-    from mjscore.vision.classifier import classify_boxes, ranked
-    from mjscore.vision.detector import AspectView
-    from mjscore.vision.row_support import supported_weak
+    from .classifier import classify_boxes, ranked
+    from .detector import AspectView
+    from .row_support import supported_weak
 
     min_p = models.settings().get("weak_min_probability")
     if not view.weak or not min_p:
@@ -60,8 +60,8 @@ def with_row_supported(view, reads: list):
 
 
 def _read_tiles(rgb: np.ndarray, timing: dict) -> list[TileRead]:
-    from mjscore.vision.calibration import sharpened, tile_probability
-    from mjscore.vision.classifier import angle_for, ranked
+    from .calibration import sharpened, tile_probability
+    from .classifier import angle_for, ranked
 
     view, reads = detect_and_classify(rgb, timing)
     dets = view.detections
@@ -95,7 +95,7 @@ def recognize_image(rgb: np.ndarray) -> list[TileRead]:
 def recognize_file(path: str | Path) -> PhotoRead:
     """Read a photo file; boxes are in pixels of the EXIF-upright full-resolution image.
     Raises ImageError when the file cannot be read as an image."""
-    from mjscore.vision.imageio import load_image
+    from .imageio import load_image
 
     timing: dict[str, float] = {}
     t0 = time.perf_counter()

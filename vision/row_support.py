@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mjscore.scoring.tiles import BACK
-from mjscore.vision.boxes import centre, size
+from ..scoring.tiles import BACK
+from .boxes import centre, size
 
 # kinds whose faces give the detector little to fire on
 FACELESS = (BACK, "Wh")

@@ -17,10 +17,10 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from mjscore.errors import TOO_LARGE, MjscoreError, http_status
-from mjscore.scoring.config import RULESETS, SPECIALS, WIN_TYPES, WIND_NAMES
-from mjscore.web.photo import MAX_UPLOAD_BYTES, PhotoError, size_text
-from mjscore.web.services import Context, Recognize, WebServices
+from ..errors import TOO_LARGE, MjscoreError, http_status
+from ..scoring.config import RULESETS, SPECIALS, WIN_TYPES, WIND_NAMES
+from .photo import MAX_UPLOAD_BYTES, PhotoError, size_text
+from .services import Context, Recognize, WebServices
 
 STATIC = Path(__file__).resolve().parent / "static"
 log = logging.getLogger("mjscore.web")

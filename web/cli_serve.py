@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from mjscore.errors import UnavailableError, cli_command
+from ..errors import UnavailableError, cli_command
 
 
 def register(app: typer.Typer) -> None:
@@ -60,7 +60,7 @@ def serve(
     try:
         import uvicorn
 
-        from mjscore.web.app import create_app
+        from .app import create_app
     except ImportError as exc:
         raise UnavailableError(f"the web server needs fastapi and uvicorn ({exc}); "
                                "install them with: pip install -e .") from None

@@ -6,7 +6,7 @@ table alone (:func:`scoring.rules.label`); this module only adds the refusal rea
 
 from __future__ import annotations
 
-from mjscore.scoring.rules import label as rule_label
+from ..scoring.rules import label as rule_label
 
 LANGS = ("en", "nl")
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mjscore.errors import BAD_PHOTO, TOO_LARGE, UNSUPPORTED_TYPE, MjscoreError
+from ..errors import BAD_PHOTO, TOO_LARGE, UNSUPPORTED_TYPE, MjscoreError
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024     # a 48 MP phone JPEG is ~15 MB
 MAX_PIXELS = 60_000_000
@@ -74,7 +74,7 @@ def decode_photo(data: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES, max_pixels: 
     """Check and decode uploaded bytes; raise :class:`PhotoError` naming the problem."""
     from PIL import Image, UnidentifiedImageError
 
-    from mjscore.vision.imageio import decode_upright_rgb
+    from ..vision.imageio import decode_upright_rgb
 
     if not data:
         raise PhotoError(BAD_PHOTO, "the upload is empty: choose or take a photo")

@@ -25,9 +25,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
-from mjscore.errors import InputError
-from mjscore.web.labels import label
-from mjscore.web.photo import decode_photo
+from ..errors import InputError
+from .labels import label
+from .photo import decode_photo
 
 MAX_TILES = 60
 Recognize = Callable[..., list]           # rgb array -> list[TileRead]
@@ -35,7 +35,7 @@ Recognize = Callable[..., list]           # rgb array -> list[TileRead]
 
 def default_recognize(rgb):
     """The shipped recognizer (``vision.recognize_image``)."""
-    from mjscore.vision import recognize_image
+    from ..vision import recognize_image
 
     return recognize_image(rgb)
 
@@ -67,16 +67,16 @@ class WebServices:
         out = {"recognizer": True, "engine": True, "sessions": True}
         if self._recognize is default_recognize:
             try:
-                from mjscore.vision.models import CLASSIFIER, DETECTOR, MODELS_DIR
+                from ..vision.models import CLASSIFIER, DETECTOR, MODELS_DIR
                 out["recognizer"] = all((MODELS_DIR / n).exists() for n in (DETECTOR, CLASSIFIER))
             except Exception:
                 out["recognizer"] = False
         try:
-            from mjscore.scoring import score_request  # noqa: F401
+            from ..scoring import score_request  # noqa: F401
         except Exception:
             out["engine"] = False
         try:
-            import mjscore.match.session  # noqa: F401
+            from ..match import session  # noqa: F401
         except Exception:
             out["sessions"] = False
         return out
@@ -85,8 +85,8 @@ class WebServices:
 
     def scan(self, data: bytes) -> dict:
         """Photo bytes -> tiles (boxes in upright full-resolution pixels), grouping and notation."""
-        from mjscore.handscan.pipeline import LOW_CONFIDENCE, lay_out, low_confidence_tiles, recognize_upload
-        from mjscore.vision.types import TileRead
+        from ..handscan.pipeline import LOW_CONFIDENCE, lay_out, low_confidence_tiles, recognize_upload
+        from ..vision.types import TileRead
 
         start = time.perf_counter()
         photo = decode_photo(data)
@@ -116,8 +116,8 @@ class WebServices:
     def score(self, tiles: Sequence[dict] | None, hand: str | None, ctx: Context) -> dict:
         """Tiles (as ``scan`` returned them, possibly corrected) or a hand in notation, plus
         the context -> hand notation and the engine's breakdown with readable labels."""
-        from mjscore.handscan.context import make_context
-        from mjscore.handscan.pipeline import evaluate, lay_out
+        from ..handscan.context import make_context
+        from ..handscan.pipeline import evaluate, lay_out
 
         context = make_context(ctx.seat, ctx.prevailing_wind, ctx.winning_tile, ctx.win_type,
                                ctx.ruleset, list(ctx.special), ctx.lang)
@@ -135,8 +135,8 @@ class WebServices:
     # ------------------------------------------------------------------ sessions
 
     def _book(self):
-        from mjscore.match.session import MatchBook
-        from mjscore.match.store import Store, default_db_path
+        from ..match.session import MatchBook
+        from ..match.store import Store, default_db_path
 
         return MatchBook(Store(self._db_path or default_db_path()))
 
@@ -168,7 +168,7 @@ class WebServices:
         """Record a won NTS / nts-app game: the winner's hand (notation with ``+tile``) and the
         other players' scores as counted at the table. ``seat``, when given, must be the
         winner's seat in the session (the hand was scored with it)."""
-        from mjscore.match.model import NtsGame, find_player
+        from ..match.model import NtsGame, find_player
 
         def add(book):
             view = book.view(session_id)
@@ -204,8 +204,8 @@ def _tiles_from_json(items: Sequence[dict]) -> list:
     """Tiles sent back by the page, checked: known kinds, four finite box numbers."""
     import math
 
-    from mjscore.vision.kinds import KIND_INDEX
-    from mjscore.vision.types import TileRead
+    from ..vision.kinds import KIND_INDEX
+    from ..vision.types import TileRead
 
     if len(items) > MAX_TILES:
         raise InputError(f"{len(items)} tiles sent; at most {MAX_TILES} are accepted")

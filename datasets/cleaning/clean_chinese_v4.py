@@ -27,8 +27,8 @@ import csv
 import os
 from pathlib import Path
 
-from mjscore.datasets.paths import CHINESE_V4, add_data_root_option, data_path
-from mjscore.vision.kinds import KINDS, token_for_dataset_name
+from ..paths import CHINESE_V4, add_data_root_option, data_path
+from ...vision.kinds import KINDS, token_for_dataset_name
 
 UNKNOWN = "?"
 NAMES = KINDS + [UNKNOWN]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mjscore.vision.kinds import KINDS
+from ...vision.kinds import KINDS
 
 REPO = Path(__file__).resolve().parents[2]
 COMMITTED_FACES = REPO / "datasets" / "art" / "faces"

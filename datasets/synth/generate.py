@@ -16,8 +16,8 @@ import sys
 import time
 from pathlib import Path
 
-from mjscore.vision.kinds import KINDS
-from mjscore.vision.training.common import name_factors
+from ...vision.kinds import KINDS
+from ...vision.training.common import name_factors
 from .scene import LAYOUTS
 
 

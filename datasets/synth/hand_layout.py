@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mjscore.scoring.model import CONCEALED_KONG, EXPOSED, FIXED, Group
-from mjscore.scoring.notation import NotationError, format_group, parse_hand
-from mjscore.scoring.tiles import BACK, BONUS, TILES
+from ...scoring.model import CONCEALED_KONG, EXPOSED, FIXED, Group
+from ...scoring.notation import NotationError, format_group, parse_hand
+from ...scoring.tiles import BACK, BONUS, TILES
 
 from .geometry import Placement, TileDims
 from .layouts import rack_bar

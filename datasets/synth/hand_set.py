@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mjscore.datasets.paths import CASES, add_data_root_option, data_path
+from ..paths import CASES, add_data_root_option, data_path
 
 from .hand_layout import LayoutError, NotationError, parse_notation
 from .hand_scene import render_hand

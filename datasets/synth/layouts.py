@@ -9,8 +9,8 @@ import math
 
 import numpy as np
 
-from mjscore.scoring.tiles import BONUS, DRAGONS, WINDS
-from mjscore.vision.kinds import KINDS
+from ...scoring.tiles import BONUS, DRAGONS, WINDS
+from ...vision.kinds import KINDS
 
 from .geometry import Placement
 

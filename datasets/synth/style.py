@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mjscore.vision.kinds import KINDS
+from ...vision.kinds import KINDS
 
 from .art import FaceSet
 from .fonts import choose_font, latin_fonts, load_font, symbol_fonts

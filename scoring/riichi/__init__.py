@@ -8,14 +8,14 @@ riichi hand from its tiles (delegated to the ``mahjong`` library, §16.8).
   ``mahjong`` library is imported on first use only).
 """
 
-from mjscore.scoring.riichi.errors import RiichiInputError
-from mjscore.scoring.riichi.explain import settlement_lines
-from mjscore.scoring.riichi.hand_value import Cost, HanFu, han_fu_from_hand
-from mjscore.scoring.riichi.model import (Chombo, Draw, GameEnd, GameEndRequest, HandRequest, HandValue,
+from .errors import RiichiInputError
+from .explain import settlement_lines
+from .hand_value import Cost, HanFu, han_fu_from_hand
+from .model import (Chombo, Draw, GameEnd, GameEndRequest, HandRequest, HandValue,
                                   NextState, Payment, RiichiResult, Ron, RonWin, Settlement,
                                   Tsumo, WinScore)
-from mjscore.scoring.riichi.parse import parse_request
-from mjscore.scoring.riichi.settle import settle, settle_hand, settle_riichi_request
+from .parse import parse_request
+from .settle import settle, settle_hand, settle_riichi_request
 
 
 __all__ = ["RiichiInputError", "settle_riichi_request", "settle", "settle_hand",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mjscore.scoring.riichi.model import (DEALER, RON_COUNTER, SEATS, TSUMO_COUNTER, Chombo, Deposits,
+from .model import (DEALER, RON_COUNTER, SEATS, TSUMO_COUNTER, Chombo, Deposits,
                                   Draw, HandRequest, NextState, Payment, Ron, Seat, Tsumo)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from mjscore.scoring.riichi.model import NOTEN_TOTAL, SEATS, Payment, Seat
+from .model import NOTEN_TOTAL, SEATS, Payment, Seat
 
 
 def noten_payments(tenpai: tuple[Seat, ...]) -> tuple[Payment, ...]:

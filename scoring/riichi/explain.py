@@ -4,8 +4,8 @@ sticks, result, next hand)."""
 
 from __future__ import annotations
 
-from mjscore.scoring.riichi.errors import RiichiInputError
-from mjscore.scoring.riichi.model import (DEALER, SEATS, Chombo, Draw, GameEnd, Ron, Settlement, Tsumo,
+from .errors import RiichiInputError
+from .model import (DEALER, SEATS, Chombo, Draw, GameEnd, Ron, Settlement, Tsumo,
                                   WinScore)
 
 SEAT_NAMES = {"en": dict(zip(SEATS, ("East", "South", "West", "North"))),
@@ -85,8 +85,8 @@ def settlement_lines(outcome: Settlement | GameEnd | dict, lang: str = "en") -> 
     if lang not in TEXT:
         raise RiichiInputError("lang", f"{lang!r} is not supported (en or nl)")
     if isinstance(outcome, dict):
-        from mjscore.scoring.riichi.parse import parse_request
-        from mjscore.scoring.riichi.settle import settle
+        from .parse import parse_request
+        from .settle import settle
         outcome = settle(parse_request(outcome))
     t, seat = TEXT[lang], SEAT_NAMES[lang]
     if isinstance(outcome, GameEnd):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from mjscore.scoring.riichi.model import STICK, GameEnd, GameEndRequest
+from .model import STICK, GameEnd, GameEndRequest
 
 
 def plain_number(value: Fraction) -> int | float:

@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from mjscore.scoring.riichi.errors import RiichiInputError
-from mjscore.scoring.riichi.model import DEALER, SEATS, HandValue
-from mjscore.scoring.riichi.payments import round_up, win_score
-from mjscore.scoring.riichi.tiles import Meld, name, read_hand, single_tile
+from .errors import RiichiInputError
+from .model import DEALER, SEATS, HandValue
+from .payments import round_up, win_score
+from .tiles import Meld, name, read_hand, single_tile
 
 SPECIAL_FLAGS = {
     "ippatsu": "is_ippatsu", "rinshan": "is_rinshan", "chankan": "is_chankan",

@@ -11,8 +11,8 @@ from __future__ import annotations
 from numbers import Real
 from typing import Any
 
-from mjscore.scoring.riichi.errors import RiichiInputError
-from mjscore.scoring.riichi.model import (SEATS, Chombo, Draw, GameEndRequest, HandRequest, HandValue,
+from .errors import RiichiInputError
+from .model import (SEATS, Chombo, Draw, GameEndRequest, HandRequest, HandValue,
                                   Ron, RonWin, Tsumo)
 
 RESULT_TYPES = ("ron", "tsumo", "draw", "chombo")

@@ -5,7 +5,7 @@ sanbaiman (kazoe), yakuman never stack (one yakuman is the maximum)."""
 
 from __future__ import annotations
 
-from mjscore.scoring.riichi.model import DEALER, SEATS, HandValue, Payment, Seat, WinScore
+from .model import DEALER, SEATS, HandValue, Payment, Seat, WinScore
 
 MANGAN = 2000
 YAKUMAN = 8000

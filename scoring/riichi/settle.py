@@ -8,13 +8,13 @@ game end: ``final_scores``."""
 
 from __future__ import annotations
 
-from mjscore.scoring.riichi.counters import counter_payments, deposits, next_state
-from mjscore.scoring.riichi.draw import noten_payments
-from mjscore.scoring.riichi.game_end import settle_game_end
-from mjscore.scoring.riichi.model import (SEATS, STICK, Draw, GameEnd, GameEndRequest,
+from .counters import counter_payments, deposits, next_state
+from .draw import noten_payments
+from .game_end import settle_game_end
+from .model import (SEATS, STICK, Draw, GameEnd, GameEndRequest,
                                   HandRequest, Ron, Settlement, Tsumo)
-from mjscore.scoring.riichi.parse import parse_request
-from mjscore.scoring.riichi.payments import ron_payment, tsumo_payments, win_score
+from .parse import parse_request
+from .payments import ron_payment, tsumo_payments, win_score
 
 
 def settle_hand(request: HandRequest) -> Settlement:

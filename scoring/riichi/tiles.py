@@ -24,10 +24,10 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
-from mjscore.scoring.model import EXPOSED, FIXED, Group
-from mjscore.scoring.notation import NotationError, format_group, parse_hand, parse_tiles
-from mjscore.scoring.riichi.errors import RiichiInputError
-from mjscore.scoring.tiles import BACK, BONUS
+from ..model import EXPOSED, FIXED, Group
+from ..notation import NotationError, format_group, parse_hand, parse_tiles
+from .errors import RiichiInputError
+from ..tiles import BACK, BONUS
 
 NAMES = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + ["E", "S", "W", "N", "Wh", "G", "R"]
 KIND = {token: kind for kind, token in enumerate(NAMES)}

@@ -32,12 +32,12 @@ review). Group ``confidence`` is the confidence of the *grouping* decision, not 
 readings (those stay on each :class:`TileRead`).
 """
 
-from mjscore.vision.layout.alternatives import alternative_layouts
-from mjscore.vision.layout.edits import with_kind, without_tile
-from mjscore.vision.layout.model import Group, Layout, hand_notation, layout_from_groups
-from mjscore.vision.layout.notation import (BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, GROUP_KINDS, compact,
+from .alternatives import alternative_layouts
+from .edits import with_kind, without_tile
+from .model import Group, Layout, hand_notation, layout_from_groups
+from .notation import (BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, GROUP_KINDS, compact,
                                            group_notation, is_bonus, set_type, sort_key)
-from mjscore.vision.layout.search import GAP_RATIO, candidate_layouts, group_tiles, unstretch_factors
+from .search import GAP_RATIO, candidate_layouts, group_tiles, unstretch_factors
 
 __all__ = ["BONUS", "CONCEALED", "CONCEALED_KONG", "EXPOSED", "GAP_RATIO", "GROUP_KINDS", "Group", "Layout",
            "alternative_layouts", "candidate_layouts", "compact", "group_notation", "group_tiles",

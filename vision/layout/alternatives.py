@@ -3,9 +3,9 @@ with the engine)."""
 
 from __future__ import annotations
 
-from mjscore.vision.layout.model import Layout, layout_from_groups
-from mjscore.vision.layout.notation import CONCEALED, EXPOSED, compact, group_notation, set_type
-from mjscore.vision.layout.search import GAP_RATIO, candidate_layouts
+from .model import Layout, layout_from_groups
+from .notation import CONCEALED, EXPOSED, compact, group_notation, set_type
+from .search import GAP_RATIO, candidate_layouts
 
 
 def alternative_layouts(layout: Layout, *, gap_ratio: float = GAP_RATIO, limit: int = 24) -> list[tuple[Layout, str]]:

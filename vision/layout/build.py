@@ -6,12 +6,12 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from mjscore.vision.boxes import centre
-from mjscore.vision.layout.geometry import Block
-from mjscore.vision.layout.model import Group, Layout, hand_notation, hand_warnings, merge_concealed
-from mjscore.vision.layout.notation import (BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, compact, is_bonus,
+from ..boxes import centre
+from .geometry import Block
+from .model import Group, Layout, hand_notation, hand_warnings, merge_concealed
+from .notation import (BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, compact, is_bonus,
                                            set_type, sort_key)
-from mjscore.vision.types import TileRead
+from ..types import TileRead
 
 
 def sigmoid(x: float) -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from mjscore.vision.layout.model import Layout, layout_from_groups
+from .model import Layout, layout_from_groups
 
 
 def with_kind(layout: Layout, tile_index: int, kind: str) -> Layout:

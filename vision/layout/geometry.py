@@ -7,9 +7,9 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from mjscore.scoring.tiles import BACK
-from mjscore.vision.boxes import centre
-from mjscore.vision.types import TileRead
+from ...scoring.tiles import BACK
+from ..boxes import centre
+from ..types import TileRead
 
 
 @dataclass

@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from mjscore.scoring.tiles import BACK
-from mjscore.vision.layout.notation import (BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, GROUP_KINDS, compact,
+from ...scoring.tiles import BACK
+from .notation import (BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, GROUP_KINDS, compact,
                                            group_notation, set_type, sort_key)
-from mjscore.vision.types import TileRead
+from ..types import TileRead
 
 
 @dataclass

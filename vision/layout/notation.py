@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from mjscore.scoring.model import CONCEALED_KONG, EXPOSED
-from mjscore.scoring.model import Group as _EngineGroup
-from mjscore.scoring.notation import format_group
-from mjscore.scoring.tiles import BACK, compact_sorted, is_bonus, sort_key
-from mjscore.scoring.tiles import compact as _compact
+from ...scoring.model import CONCEALED_KONG, EXPOSED
+from ...scoring.model import Group as _EngineGroup
+from ...scoring.notation import format_group
+from ...scoring.tiles import BACK, compact_sorted, is_bonus, sort_key
+from ...scoring.tiles import compact as _compact
 
 __all__ = ["BONUS", "CONCEALED", "CONCEALED_KONG", "EXPOSED", "GROUP_KINDS", "compact", "group_notation",
            "is_bonus", "set_type", "sort_key"]

@@ -11,14 +11,14 @@ from typing import Sequence
 
 import numpy as np
 
-from mjscore.vision.boxes import iou_matrix, rescale
-from mjscore.vision.layout.build import build_layout, isolated, sigmoid
-from mjscore.vision.layout.geometry import (Block, estimate_geometry, frame_tiles, gap_threshold, pitch, row_gaps,
+from ..boxes import iou_matrix, rescale
+from .build import build_layout, isolated, sigmoid
+from .geometry import (Block, estimate_geometry, frame_tiles, gap_threshold, pitch, row_gaps,
                                            split_blocks, split_rows, upright_steps)
-from mjscore.vision.layout.model import Layout
-from mjscore.vision.layout.notation import is_bonus
-from mjscore.vision.layout.sets import cut_claimed_set, partition_sets
-from mjscore.vision.types import TileRead
+from .model import Layout
+from .notation import is_bonus
+from .sets import cut_claimed_set, partition_sets
+from ..types import TileRead
 
 GAP_RATIO = 0.4                 # a gap wider than this many tile widths sets a block apart
 DUPLICATE_IOU = 0.6             # two boxes overlapping more than this are one tile

@@ -3,8 +3,8 @@ claimed set (holding a sideways tile) cut off a block it lies too close to."""
 
 from __future__ import annotations
 
-from mjscore.vision.layout.geometry import Block
-from mjscore.vision.layout.notation import set_type
+from .geometry import Block
+from .notation import set_type
 
 
 def cut_claimed_set(block: Block) -> list[Block]:

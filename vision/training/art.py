@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mjscore.vision.kinds import KIND_INDEX
+from ..kinds import KIND_INDEX
 
 _FLUFFY = {**{f"Man{n}": f"{n}m" for n in range(1, 10)}, **{f"Pin{n}": f"{n}p" for n in range(1, 10)},
            **{f"Sou{n}": f"{n}s" for n in range(1, 10)}, "Man5-Dora": "5m", "Pin5-Dora": "5p",
@@ -90,7 +90,7 @@ def render_crops(n_per_kind: int, size: int, art_root: Path, seed: int = 0) -> t
     backgrounds, ``n_per_kind`` for every kind the art covers (``render_faces``) plus ``X``."""
     import cv2
 
-    from mjscore.vision.crops import square_crop
+    from ..crops import square_crop
 
     rng = np.random.default_rng(seed)
     faces = render_faces(art_root)

@@ -17,10 +17,10 @@ import datetime
 import json
 from pathlib import Path
 
-from mjscore.datasets.paths import CHINESE_V4, DATA_ROOT_ENV, LEO_RIICHI, add_data_root_option, known_data_root
-from mjscore.vision import models
-from mjscore.vision.training.eval_by_aspect import STRETCH_LIMIT, measure_by_aspect
-from mjscore.vision.training.export import sha256
+from ...datasets.paths import CHINESE_V4, DATA_ROOT_ENV, LEO_RIICHI, add_data_root_option, known_data_root
+from .. import models
+from .eval_by_aspect import STRETCH_LIMIT, measure_by_aspect
+from .export import sha256
 
 ROOT = Path(__file__).resolve().parents[2]
 

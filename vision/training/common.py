@@ -28,13 +28,13 @@ def setup_torch(threads: int = 2):
 
 
 def yolo_names(folder: Path) -> list[str]:
-    from mjscore.vision.yolo import read_names
+    from ..yolo import read_names
 
     return read_names(folder)
 
 
 def yolo_boxes(label_file: Path, width: int, height: int):
-    from mjscore.vision.yolo import read_boxes
+    from ..yolo import read_boxes
 
     return read_boxes(label_file, width, height)
 

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from mjscore import vision
-from mjscore.vision.evaluate import IOU, iou_matrix
-from mjscore.vision.yolo import read_boxes
+from ... import vision
+from ..evaluate import IOU, iou_matrix
+from ..yolo import read_boxes
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mjscore.vision.evaluate import Report, add_photo, empty_report, score_folder
+from ..evaluate import Report, add_photo, empty_report, score_folder
 
 
 def median_aspect(boxes: np.ndarray) -> float:

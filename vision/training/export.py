@@ -10,9 +10,9 @@ import hashlib
 import json
 from pathlib import Path
 
-from mjscore.vision.crops import CONTEXT, CROP_SIZE
-from mjscore.vision.kinds import KINDS
-from mjscore.vision.training.common import setup_torch
+from ..crops import CONTEXT, CROP_SIZE
+from ..kinds import KINDS
+from .common import setup_torch
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 
@@ -59,7 +59,7 @@ def main() -> None:
             raise SystemExit(f"export: checkpoint {ckpt} for the {name} model is missing "
                              f"(train it first, or pass --only {'cls' if name == 'det' else 'det'})")
     torch = setup_torch(2)
-    from mjscore.vision.training.nets import build_classifier, build_detector
+    from .nets import build_classifier, build_detector
 
     args.out.mkdir(parents=True, exist_ok=True)
     if "cls" in wanted:

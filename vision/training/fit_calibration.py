@@ -15,18 +15,18 @@ from pathlib import Path
 
 import numpy as np
 
-from mjscore.vision import models
-from mjscore.vision.calibration import fit_platt, fit_temperature, sharpened, tile_probability
-from mjscore.vision.kinds import KINDS
+from .. import models
+from ..calibration import fit_platt, fit_temperature, sharpened, tile_probability
+from ..kinds import KINDS
 
 
 def collect(folder: Path, limit: int | None = None) -> dict[str, np.ndarray]:
     """Per detection of the shipped recognizer: raw detection score, raw kind probabilities,
     whether it matches a labelled box (IoU >= 0.5) and that box's kind index (-1: none/ignored)."""
-    from mjscore.vision.evaluate import IOU, dataset_tokens, iou_matrix, labelled_tiles
-    from mjscore.vision.imageio import load_image
-    from mjscore.vision.recognizer import detect_and_classify
-    from mjscore.vision.yolo import image_label_pairs
+    from ..evaluate import IOU, dataset_tokens, iou_matrix, labelled_tiles
+    from ..imageio import load_image
+    from ..recognizer import detect_and_classify
+    from ..yolo import image_label_pairs
 
     tokens = dataset_tokens(folder)
     scores, probs, matched, truth = [], [], [], []

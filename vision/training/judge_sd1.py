@@ -20,11 +20,11 @@ from pathlib import Path
 
 import numpy as np
 
-from mjscore.datasets.paths import CHINESE_V4, add_data_root_option, data_path
-from mjscore.vision.crops import CONTEXT, CROP_SIZE, square_crop, to_tensor
-from mjscore.vision.kinds import KINDS
-from mjscore.vision.training.common import load_rgb, setup_torch
-from mjscore.vision.yolo import read_boxes, read_names
+from ...datasets.paths import CHINESE_V4, add_data_root_option, data_path
+from ..crops import CONTEXT, CROP_SIZE, square_crop, to_tensor
+from ..kinds import KINDS
+from .common import load_rgb, setup_torch
+from ..yolo import read_boxes, read_names
 
 
 def main() -> None:
@@ -37,7 +37,7 @@ def main() -> None:
     args = ap.parse_args()
     src = data_path(ap, args.data_root, CHINESE_V4)
     torch = setup_torch(2)
-    from mjscore.vision.training.nets import TileClassifier
+    from .nets import TileClassifier
 
     ck = torch.load(args.ckpt, weights_only=False)
     model = TileClassifier(ck.get("width", 32))

@@ -6,7 +6,7 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 
-from mjscore.vision.kinds import KINDS
+from ..kinds import KINDS
 
 
 def cbr(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -91,7 +91,7 @@ class LiteCenterNet(nn.Module):
 
     def __init__(self, width: int = 64, pretrained: bool = True):
         super().__init__()
-        from mjscore.vision.training.effnet import LiteBackbone
+        from .effnet import LiteBackbone
 
         self.backbone = LiteBackbone.build(pretrained=pretrained)
         self.lat = nn.ModuleList(nn.Conv2d(c, width, 1) for c in LiteBackbone.CHANNELS)
@@ -125,7 +125,7 @@ class LiteClassifier(nn.Module):
 
     def __init__(self, pretrained: bool = True):
         super().__init__()
-        from mjscore.vision.training.effnet import LiteBackbone
+        from .effnet import LiteBackbone
 
         self.backbone = LiteBackbone.build(stages=5, pretrained=pretrained)
         self.neck = nn.Sequential(nn.Conv2d(112 + 40, 256, 1, bias=False), nn.BatchNorm2d(256),

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from mjscore.datasets.paths import ART, add_data_root_option, data_path
-from mjscore.vision.crops import CONTEXT, CROP_SIZE, square_crop
-from mjscore.vision.kinds import KINDS, KIND_INDEX
-from mjscore.vision.training.common import (image_files, load_rgb, name_factors, save_ckpt, setup_torch,
+from ...datasets.paths import ART, add_data_root_option, data_path
+from ..crops import CONTEXT, CROP_SIZE, square_crop
+from ..kinds import KINDS, KIND_INDEX
+from .common import (image_files, load_rgb, name_factors, save_ckpt, setup_torch,
                                     yolo_boxes, yolo_names)
 
 STORE = 62                      # cached crops are a bit larger than the input for jitter
@@ -85,7 +85,7 @@ def synth_folders() -> list[Path]:
 
 
 def load_data(art_root: Path, with_synth: bool = True):
-    from mjscore.vision.training.art import render_crops
+    from .art import render_crops
 
     import hashlib
 
@@ -219,7 +219,7 @@ def main() -> None:
         ap.error(f"--shares: expected real=..,art=..,synth=.., got {args.shares!r}")
     configure(args.crop_size)
     torch = setup_torch(args.threads)
-    from mjscore.vision.training.nets import build_classifier
+    from .nets import build_classifier
 
     args.out.mkdir(parents=True, exist_ok=True)
     (tx, ty, to, src, folder_of), (vx, vy) = load_data(art_root, not args.no_synth)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mjscore.vision.training.common import image_files, load_rgb, name_factors, save_ckpt, setup_torch, yolo_boxes
+from .common import image_files, load_rgb, name_factors, save_ckpt, setup_torch, yolo_boxes
 
 CACHE = Path("data/cache")
 SIDE = 512      # images are cached letterboxed into SIDE x SIDE
@@ -183,7 +183,7 @@ def main() -> None:
     args = ap.parse_args()
     boost = name_factors(args.boost)
     torch = setup_torch(args.threads)
-    from mjscore.vision.training.nets import build_detector
+    from .nets import build_detector
 
     args.out.mkdir(parents=True, exist_ok=True)
     x, b = load_split(Path("data/clean/chinese-v4"), "train", "real_train")
