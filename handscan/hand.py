@@ -14,7 +14,7 @@ from .context import ContextError, ScanContext, WinningTileNotInHand, engine_con
 from ..scoring.model import CONCEALED_KONG as ENGINE_CONCEALED_KONG
 from ..scoring.model import EXPOSED as ENGINE_EXPOSED
 from ..scoring.model import Group, Hand, HandScore
-from ..scoring.notation import _canonical_group, parse_hand
+from ..scoring.notation import canonical_group, parse_hand
 from ..scoring.nts import score_hand
 from ..scoring.tiles import BONUS as BONUS_TILES
 from ..vision.layout import (CONCEALED, CONCEALED_KONG, EXPOSED, Layout, compact, hand_notation,
@@ -36,7 +36,7 @@ class LaidHand:
 def engine_group(kind: str, tokens) -> Group:
     """A layout set (exposed or concealed kong) as the engine's group, tiles in canonical order."""
     engine_kind = _ENGINE_KIND[kind]
-    return Group(engine_kind, _canonical_group(engine_kind, list(tokens)))
+    return Group(engine_kind, canonical_group(engine_kind, list(tokens)))
 
 
 def hand_from_layout(layout: Layout, winning_tile: str | None) -> LaidHand:

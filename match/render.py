@@ -7,6 +7,7 @@ seat wind, own hand score (NTS) and settlement.
 
 from __future__ import annotations
 
+from ..scoring.words import WIN_TYPE_WORDS, WIND_NAMES
 from .model import SessionView
 
 LABELS = {
@@ -17,8 +18,7 @@ LABELS = {
         "prevailing": "Prevailing wind", "next_game": "next game", "seats": "Seats",
         "thrown": "thrown {pips}", "standings": "Standings", "rank": "#", "player": "Player",
         "total": "Total", "games": "Games", "wind": "Wind", "result": "Result",
-        "draw": "draw", "mahjong": "mahjong", "self_drawn": "self-drawn",
-        "discard": "on a discard", "robbed_kong": "robbed kong", "from": "from",
+        "draw": "draw", "mahjong": "mahjong", **WIN_TYPE_WORDS["en"], "from": "from",
         "dead": "dead", "no_games": "no games yet", "dealer": "dealer",
         "honba": "counters", "pot": "riichi sticks", "ron": "ron", "tsumo": "tsumo",
         "chombo": "chombo", "tenpai": "tenpai", "noten": "all noten", "riichi": "riichi",
@@ -35,8 +35,7 @@ LABELS = {
         "prevailing": "Heersende wind", "next_game": "volgend spel", "seats": "Winden",
         "thrown": "gegooid {pips}", "standings": "Stand", "rank": "#", "player": "Speler",
         "total": "Totaal", "games": "Spellen", "wind": "Wind", "result": "Uitslag",
-        "draw": "remise", "mahjong": "mahjong", "self_drawn": "zelf gepakt",
-        "discard": "van een weggelegde steen", "robbed_kong": "kongroof", "from": "van",
+        "draw": "remise", "mahjong": "mahjong", **WIN_TYPE_WORDS["nl"], "from": "van",
         "dead": "dood spel", "no_games": "nog geen spellen", "dealer": "dealer",
         "honba": "tellers", "pot": "riichi-stokjes", "ron": "ron", "tsumo": "tsumo",
         "chombo": "chombo", "tenpai": "tenpai", "noten": "niemand tenpai", "riichi": "riichi",
@@ -47,11 +46,6 @@ LABELS = {
         "status": "stand", "open": "bezig", "leader": "voorop",
         "round": "{wind} {n}", "running": "Stand na elk spel", "no_sessions": "nog geen sessies", "counted": "punten aan tafel geteld",
     },
-}
-
-WIND_NAMES = {
-    "en": {"E": "East", "S": "South", "W": "West", "N": "North"},
-    "nl": {"E": "Oost", "S": "Zuid", "W": "West", "N": "Noord"},
 }
 
 
@@ -227,10 +221,8 @@ def _breakdowns(game: dict) -> dict[str, dict]:
 
 
 def _label(code: str, lang: str) -> str:
-    try:
-        from ..scoring import label
-    except ImportError:
-        return code
+    from ..scoring import label
+
     return label(code, lang)
 
 

@@ -20,20 +20,21 @@ import typer
 
 from ..errors import FailedError, InputError, cli_command, exit_status
 from .config import RULESETS, WIND_NAMES
+from .words import WIN_TYPE_WORDS
 
 _WORDS = {
     "en": {"hand": "Hand", "arrangement": "Arrangement", "base": "Base points", "base_total": "Base total",
            "doublings": "Doublings", "doublings_total": "Doublings total", "total": "Total", "limit": "Limit",
            "final": "Final score", "limit_hand": "Limit hand", "half_limit": "Half limit (one tile from)",
            "invalid": "NOT A VALID HAND", "would_be": "would be", "wait": "Waits on", "dead": "Dead hand: scores 0",
-           "none": "(none)", "self_drawn": "self-drawn", "discard": "on a discard", "robbed_kong": "robbing a kong",
+           "none": "(none)", **WIN_TYPE_WORDS["en"],
            "seat": "seat", "wind": "wind", "non_winner": "own score (not the winner)"},
     "nl": {"hand": "Hand", "arrangement": "Indeling", "base": "Basispunten", "base_total": "Totaal basispunten",
            "doublings": "Verdubbelingen", "doublings_total": "Totaal verdubbelingen", "total": "Totaal",
            "limit": "Limiet", "final": "Eindscore", "limit_hand": "Limietspel",
            "half_limit": "Halve limiet (één steen van)", "invalid": "GEEN GELDIGE HAND", "would_be": "zou zijn",
-           "wait": "Wacht op", "dead": "Dood spel: 0 punten", "none": "(geen)", "self_drawn": "zelf gepakt",
-           "discard": "van een weggelegde steen", "robbed_kong": "kongroof", "seat": "eigen wind",
+           "wait": "Wacht op", "dead": "Dood spel: 0 punten", "none": "(geen)", **WIN_TYPE_WORDS["nl"],
+           "seat": "eigen wind",
            "wind": "ronde", "non_winner": "eigen score (niet de winnaar)"},
 }
 

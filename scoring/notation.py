@@ -117,7 +117,7 @@ def _scan(text: str, where: str = "") -> list[_Tok]:
     return out
 
 
-def _canonical_group(kind: str, tokens: list[str]) -> tuple[str, ...]:
+def canonical_group(kind: str, tokens: list[str]) -> tuple[str, ...]:
     """Canonical order inside a group; a concealed kong with backs reads ``{X55pX}``."""
     faces = sorted((t for t in tokens if t != BACK), key=sort_key)
     backs = [t for t in tokens if t == BACK]
@@ -157,7 +157,7 @@ def parse_hand(text: str, where: str = "") -> Hand:
                 raise NotationError(f"group opened with {t.token!r} is never closed", text, t.pos, t.raw, where)
             if not inner:
                 raise NotationError("empty group", text, t.pos, text[t.pos:toks[j].pos + 1], where)
-            groups.append(Group(kind, _canonical_group(kind, inner)))
+            groups.append(Group(kind, canonical_group(kind, inner)))
             k = j + 1
         elif t.token in "]})":
             raise NotationError(f"{t.raw!r} closes no group", text, t.pos, t.raw, where)

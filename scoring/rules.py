@@ -26,6 +26,7 @@ from typing import Callable
 from . import patterns as pt
 from .decompose import CHOW, KONG, PAIR, PUNG, Set
 from .model import Context
+from .words import WIND_NAMES
 from .patterns import suit_profile
 from .tiles import (FLOWERS, GREEN, SEASONS, SEAT_NUMBER, TILES, is_dragon, is_simple,
                                    is_terminal, is_wind, suit_of)
@@ -347,10 +348,10 @@ ALL_RULES: tuple[Rule, ...] = (GROUP_BASE + HAND_BASE + GROUP_DOUBLINGS + HAND_D
 RULES: dict[str, Rule] = {r.code: r for r in ALL_RULES}
 
 _SUFFIX_NAMES = {
-    "en": {"E": "East", "S": "South", "W": "West", "N": "North", "R": "red", "G": "green", "Wh": "white",
-           "m": "characters", "p": "circles", "s": "bamboo"},
-    "nl": {"E": "Oost", "S": "Zuid", "W": "West", "N": "Noord", "R": "rood", "G": "groen", "Wh": "wit",
-           "m": "tekens", "p": "kringen", "s": "bamboes"},
+    "en": {**WIND_NAMES["en"], "R": "red", "G": "green", "Wh": "white", "m": "characters", "p": "circles",
+           "s": "bamboo"},
+    "nl": {**WIND_NAMES["nl"], "R": "rood", "G": "groen", "Wh": "wit", "m": "tekens", "p": "kringen",
+           "s": "bamboes"},
 }
 
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from mjscore.scoring import Group, Hand, format_hand, parse_hand, score_request, settle_scores
 from mjscore.scoring.api import hand_to_json
-from mjscore.scoring.notation import _canonical_group
+from mjscore.scoring.notation import canonical_group
 from mjscore.scoring.tiles import BONUS, TILES
 
 SEATS = ("E", "S", "W", "N")
@@ -140,7 +140,7 @@ def any_hands(draw):
     for _ in range(draw(st.integers(0, 4))):
         kind = draw(st.sampled_from(["exposed", "concealed_kong", "fixed"]))
         toks = draw(st.lists(st.sampled_from(TILES + ("X",) + BONUS), min_size=1, max_size=4))
-        groups.append(Group(kind, _canonical_group(kind, toks)))
+        groups.append(Group(kind, canonical_group(kind, toks)))
     loose = draw(st.lists(st.sampled_from(TILES + ("X",)), max_size=14))
     win = draw(st.none() | st.sampled_from(TILES + ("X",)))
     bonus = draw(st.lists(st.sampled_from(BONUS), max_size=4))

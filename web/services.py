@@ -86,6 +86,7 @@ class WebServices:
     def scan(self, data: bytes) -> dict:
         """Photo bytes -> tiles (boxes in upright full-resolution pixels), grouping and notation."""
         from ..handscan.pipeline import LOW_CONFIDENCE, lay_out, low_confidence_tiles, recognize_upload
+        from ..vision.boxes import rescale
         from ..vision.types import TileRead
 
         start = time.perf_counter()
@@ -95,8 +96,7 @@ class WebServices:
             tiles = recognize_upload(self._recognize, photo.rgb)
         recognised = time.perf_counter()
         if photo.scale != 1.0:
-            k = 1.0 / photo.scale
-            tiles = [replace(t, box=tuple(float(v) * k for v in t.box)) for t in tiles]
+            tiles = [replace(t, box=rescale(t.box, 1.0 / photo.scale)) for t in tiles]
         tiles = [t if isinstance(t, TileRead) else TileRead(**t) for t in tiles][:MAX_TILES]
         layout = lay_out(tiles)
         return {

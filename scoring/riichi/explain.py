@@ -4,12 +4,12 @@ sticks, result, next hand)."""
 
 from __future__ import annotations
 
+from ..words import WIND_NAMES
 from .errors import RiichiInputError
 from .model import (DEALER, SEATS, Chombo, Draw, GameEnd, Ron, Settlement, Tsumo,
                                   WinScore)
 
-SEAT_NAMES = {"en": dict(zip(SEATS, ("East", "South", "West", "North"))),
-              "nl": dict(zip(SEATS, ("Oost", "Zuid", "West", "Noord")))}
+SEAT_NAMES = WIND_NAMES
 TEXT = {
     "en": {
         "ron": "{winner} wins by ron on {discarder}'s discard: {value}.",
