@@ -9,8 +9,8 @@ from dataclasses import dataclass, replace
 
 from ..errors import InputError
 from ..scoring.config import RULESETS, SPECIALS, WIN_TYPES
-from ..scoring.config import WIND_NAMES as WINDS
 from ..scoring.model import Context
+from ..scoring.words import wind_code
 
 _WIN_TYPE_ALIASES = {
     "self_drawn": "self_drawn", "self-drawn": "self_drawn", "selfdrawn": "self_drawn", "self": "self_drawn",
@@ -40,11 +40,8 @@ def parse_tile(text: str, what: str = "tile") -> str:
 
 
 def parse_wind(text: str, what: str) -> str:
-    names = {"EAST": "E", "SOUTH": "S", "WEST": "W", "NORTH": "N", "OOST": "E", "ZUID": "S",
-             "WEST ": "W", "NOORD": "N"}
-    key = text.strip().upper()
-    wind = names.get(key, key)
-    if wind not in WINDS:
+    wind = wind_code(text)
+    if wind is None:
         raise ContextError(f"{what} {text!r} is not a wind (E, S, W or N)")
     return wind
 

@@ -14,6 +14,7 @@ from typing import List, Optional
 import typer
 
 from ..errors import cli_command
+from ..scoring.words import wind_code
 from .model import NtsGame, RiichiGame, RiichiWin, SessionError
 
 session_app = typer.Typer(
@@ -200,12 +201,10 @@ def _nts_game(winners, hand_text, photo, winning_tile, discard, self_drawn, robb
 def _wind(wind: Optional[str]) -> Optional[str]:
     if wind is None:
         return None
-    w = wind.strip().upper()
-    aliases = {"E": "E", "S": "S", "W": "W", "N": "N", "EAST": "E", "SOUTH": "S", "WEST": "W",
-               "NORTH": "N", "OOST": "E", "ZUID": "S", "NOORD": "N"}
-    if w not in aliases:
+    code = wind_code(wind)
+    if code is None:
         raise SessionError(f"--wind takes E, S, W or N, not {wind!r}")
-    return aliases[w]
+    return code
 
 
 def _riichi_game(winners, han, fu, ron_from, tsumo, draw, chombo, riichi, tenpai,

@@ -20,7 +20,7 @@ import typer
 
 from ..errors import FailedError, InputError, cli_command, exit_status
 from .config import RULESETS, WIND_NAMES
-from .words import WIN_TYPE_WORDS
+from .words import WIN_TYPE_WORDS, wind_code
 
 _WORDS = {
     "en": {"hand": "Hand", "arrangement": "Arrangement", "base": "Base points", "base_total": "Base total",
@@ -153,7 +153,7 @@ def _hand_request(text: str, seat, wind, self_drawn, discard, robbed_kong, speci
     for name, value in (("--seat", seat), ("--wind", wind)):
         if value is None:
             raise InputError(f"{name} is missing: give E, S, W or N")
-        if value.upper() not in WIND_NAMES:
+        if wind_code(value) is None:
             raise InputError(f"{name} {value!r}: give E, S, W or N")
     chosen = [n for n, on in (("self_drawn", self_drawn), ("discard", discard), ("robbed_kong", robbed_kong)) if on]
     if len(chosen) > 1:
@@ -164,12 +164,12 @@ def _hand_request(text: str, seat, wind, self_drawn, discard, robbed_kong, speci
         raise InputError("the winning tile is missing: write it last in the hand as +tile (e.g. +6s)")
     data = hand_to_json(parsed)
     data["bonus"] = data.get("bonus", []) + extra
-    data["seat_wind"] = seat.upper()
+    data["seat_wind"] = wind_code(seat)
     if chosen:
         data["win_type"] = chosen[0]
     if special:
         data["special"] = special
-    request = {"ruleset": ruleset, "prevailing_wind": wind.upper(), "hand": data}
+    request = {"ruleset": ruleset, "prevailing_wind": wind_code(wind), "hand": data}
     if config:
         cfg = {}
         for item in config:

@@ -15,3 +15,16 @@ WIN_TYPE_WORDS: dict[str, dict[str, str]] = {
     "en": {"self_drawn": "self-drawn", "discard": "on a discard", "robbed_kong": "robbing a kong"},
     "nl": {"self_drawn": "zelf gepakt", "discard": "van een weggelegde steen", "robbed_kong": "kongroof"},
 }
+
+# Every way a player may type a wind at the command line or in the review: the letter, the
+# English or Dutch name, and the Dutch letters O (Oost) and Z (Zuid). The JSON contract stays
+# strict (E/S/W/N only, ``api.py``).
+_WIND_ALIASES: dict[str, str] = {
+    **{code: code for code in WIND_CODES}, "O": "E", "Z": "S",
+    **{name.upper(): code for names in WIND_NAMES.values() for code, name in names.items()},
+}
+
+
+def wind_code(text: str) -> str | None:
+    """``E``/``S``/``W``/``N`` for a wind as typed (``e``, ``East``, ``Oost``, ``O``...), else None."""
+    return _WIND_ALIASES.get(text.strip().upper())

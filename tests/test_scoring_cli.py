@@ -110,3 +110,13 @@ def test_config_switch_and_non_winner_hand():
     assert bad.exit_code == 2 and "KEY=VALUE" in bad.stderr
     own = run("RRR 147m258p369sWh", "--seat", "E", "--wind", "E")
     assert own.exit_code == 0 and "own score" in own.stdout and own.stdout.rstrip().endswith("16")
+
+
+def test_winds_are_read_in_english_or_dutch_the_same_everywhere():
+    """One reader of typed winds (scoring.words.wind_code): letters, names, Dutch O/Z."""
+    from mjscore.handscan.context import parse_wind
+    from mjscore.scoring.words import wind_code
+
+    assert [wind_code(t) for t in ("e", " South ", "Oost", "O", "Z", "noord", "W")] == ["E", "S", "E", "E", "S", "N", "W"]
+    assert wind_code("Q") is None and wind_code("") is None
+    assert parse_wind("zuid", "seat") == "S"
