@@ -1,22 +1,57 @@
 """Load a photo for recognition: EXIF-upright, decoded downscaled when big, guarded.
 
-Big JPEGs are decoded at a reduced scale straight from the DCT (PIL ``Image.draft``):
-a 12 MP photo is decoded at about 1000 px long side, which keeps the tiles large enough
-for the 48 px classifier crops and costs a fraction of a full decode."""
+One decoder for the CLI (files, :func:`load_image`) and the web (bytes, ``web.photo``):
+
+- the pixel count is checked from the header, before any pixel is decoded (``MAX_PIXELS``,
+  the one limit of both front ends: decompression bombs such as a 20 kB 1-bit PNG of
+  13000 x 13000 are refused at no cost);
+- big JPEGs are decoded at a reduced scale straight from the DCT (PIL ``Image.draft``): a
+  12 MP photo is decoded at about 1000 px long side, which keeps the tiles large enough for
+  the 48 px classifier crops and costs a fraction of a full decode; other formats are
+  scaled down after decoding (below 2 x ``WORK_LONG_SIDE``);
+- every mode reads as 8-bit RGB: 16-bit grey is scaled (not clipped to white), CMYK goes
+  through its ICC profile when it has one;
+- HEIC/HEIF (the iPhone default) through ``pillow-heif``, AVIF and WebP through Pillow;
+- a path that is not a regular file (a FIFO, a device) is refused before it is read.
+"""
 
 from __future__ import annotations
 
+import os
+import stat
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from ..errors import TOO_LARGE, UNSUPPORTED_TYPE
 from .errors import ImageError
 
+try:                                # HEIC/HEIF: registered once, at import of this module
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+except ImportError:                 # pragma: no cover - optional at run time, a dependency
+    pillow_heif = None
+
 WORK_LONG_SIDE = 1000           # decode at least this many pixels on the long side
-# refuse larger images (decompression bombs); 200 MP phone photos pass. Pillow itself refuses
-# above 2 x Image.MAX_IMAGE_PIXELS (179 MP by default) and only warns below that.
-MAX_PIXELS = 210_000_000
+# Refuse larger images, from the header (decompression bombs). One limit for the CLI and the
+# web: a 48 MP phone photo passes; a full decode of 60 MP stays well under 800 MB.
+MAX_PIXELS = 60_000_000
+MIN_SIDE = 8                    # fewer pixels than this on a side cannot hold a tile
+
+
+class ImageTooLarge(ImageError):
+    """An image over ``MAX_PIXELS`` (or Pillow's own bomb limit)."""
+
+    code = TOO_LARGE
+
+
+class ImageUnsupported(ImageError):
+    """A file that is not an image in a format this reader knows."""
+
+    code = UNSUPPORTED_TYPE
 
 
 @dataclass(frozen=True)
@@ -27,54 +62,131 @@ class LoadedImage:
     scale: float                # rgb pixels per full-resolution pixel (<= 1)
 
 
+def size_problem(w: int, h: int, max_pixels: int = MAX_PIXELS, min_side: int = MIN_SIDE) -> ImageError | None:
+    """The error for an image of ``w`` x ``h`` pixels (header size), or None when it is fine."""
+    if w * h > max_pixels:
+        return ImageTooLarge(f"the image is {w}x{h} pixels; at most {max_pixels // 1_000_000} MP "
+                             "is accepted (decompression bomb guard)")
+    if min(w, h) < min_side:
+        return ImageError(f"the image is only {w}x{h} pixels: too small to hold tiles")
+    return None
+
+
+def _to_8bit(img):
+    """16- and 32-bit grey (PNG ``I;16``, TIFF ``I``/``F``) as 8-bit ``L``: Pillow's own
+    conversion clips at 255, so a 16-bit photo would read as all white."""
+    from PIL import Image
+
+    if img.mode.startswith("I;16") or img.mode in ("I", "F"):
+        a = np.asarray(img).astype(np.float32)
+        top = 65535.0 if img.mode != "F" and (img.mode.startswith("I;16") or a.max(initial=0) > 255) else 255.0
+        if img.mode == "F" and a.max(initial=0) <= 1.0:
+            top = 1.0
+        return Image.fromarray(np.clip(a * (255.0 / top) + 0.5, 0, 255).astype(np.uint8), "L")
+    return img
+
+
+def _to_rgb(img):
+    """Any decoded mode as RGB; CMYK through its embedded ICC profile where there is one."""
+    img = _to_8bit(img)
+    if img.mode == "CMYK" and img.info.get("icc_profile"):
+        try:
+            import io
+
+            from PIL import ImageCms
+
+            src = ImageCms.ImageCmsProfile(io.BytesIO(img.info["icc_profile"]))
+            return ImageCms.profileToProfile(img, src, ImageCms.createProfile("sRGB"), outputMode="RGB")
+        except Exception:                     # noqa: BLE001 - a broken profile: plain conversion
+            pass
+    return img.convert("RGB")
+
+
 def decode_upright_rgb(img, work_long_side: int = WORK_LONG_SIDE):
-    """Decode an opened PIL image as EXIF-upright RGB; a big JPEG is decoded downscaled from
-    the DCT (``Image.draft``). Returns ``(rgb PIL image, upright full width, upright full height)``.
-    Shared by file loading here and by the web upload decoder, which add their own guards."""
-    from PIL import ImageOps
+    """Decode an opened PIL image as EXIF-upright 8-bit RGB; a big JPEG is decoded downscaled
+    from the DCT (``Image.draft``), any other image over 2 x ``work_long_side`` is scaled down
+    after decoding. Returns ``(rgb PIL image, upright full width, upright full height)``.
+    Callers check the header size first (:func:`size_problem`)."""
+    from PIL import Image, ImageOps
 
     w0, h0 = img.size
     if img.format == "JPEG" and max(w0, h0) > work_long_side:
         r = work_long_side / max(w0, h0)
-        img.draft("RGB", (int(w0 * r), int(h0 * r)))
+        # at least MIN_SIDE (or all) pixels on the short side: a 10 x 65000 strip asked
+        # for a zero-pixel draft and divided by zero
+        img.draft("RGB", (max(int(w0 * r), min(w0, MIN_SIDE)), max(int(h0 * r), min(h0, MIN_SIDE))))
     orientation = img.getexif().get(0x0112, 1)
     img = ImageOps.exif_transpose(img)
     img.load()
-    rgb = img.convert("RGB")
+    rgb = _to_rgb(img)
+    if max(rgb.size) > work_long_side * 2:            # PNG/WebP/HEIC or a small-draft JPEG
+        r = work_long_side / max(rgb.size)
+        rgb = rgb.resize((max(1, round(rgb.size[0] * r)), max(1, round(rgb.size[1] * r))),
+                         Image.Resampling.BILINEAR)
     upright_w, upright_h = (h0, w0) if orientation in (5, 6, 7, 8) else (w0, h0)
     return rgb, upright_w, upright_h
 
 
-def load_image(path: str | Path, work_long_side: int = WORK_LONG_SIDE) -> LoadedImage:
-    """Read ``path`` as an EXIF-upright RGB array; raise ImageError naming the problem."""
-    import warnings
-
+def decode_checked(fp, formats=None, *, max_pixels: int = MAX_PIXELS, min_side: int = MIN_SIDE,
+                   work_long_side: int = WORK_LONG_SIDE, verify: bool = False) -> LoadedImage:
+    """Open ``fp`` (a seekable file object), check its header size, (``verify``: check its
+    structure with ``Image.verify``), decode it upright. Raises :class:`ImageError` (or a
+    subclass) with the problem, not naming the source."""
     from PIL import Image, UnidentifiedImageError
 
-    path = Path(path)
-    if not path.exists():
-        raise ImageError(f"{path}: no such file")
-    if path.is_dir():
-        raise ImageError(f"{path}: is a directory, not an image")
     try:
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            img = Image.open(path)
-            w0, h0 = img.size
-            if w0 * h0 > MAX_PIXELS:
-                raise ImageError(f"{path}: image is too large ({w0}x{h0} pixels, more than the "
-                                 f"{MAX_PIXELS // 1_000_000} MP this reader accepts)")
-            if w0 < 8 or h0 < 8:
-                raise ImageError(f"{path}: image is only {w0}x{h0} pixels")
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            img = Image.open(fp, formats=formats)
+            problem = size_problem(*img.size, max_pixels, min_side)
+            if problem is not None:
+                raise problem
+            if verify:
+                img.verify()
+                fp.seek(0)
+                img = Image.open(fp, formats=formats)
             rgb, upright_w, upright_h = decode_upright_rgb(img, work_long_side)
     except ImageError:
         raise
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-        raise ImageError(f"{path}: image is too large to decode safely (a decompression bomb?): {exc}") from None
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise ImageTooLarge("the image is too large to decode safely (decompression bomb guard)") from None
     except UnidentifiedImageError:
-        raise ImageError(f"{path}: not an image file (or a format this reader does not know)") from None
-    except (OSError, SyntaxError, ValueError) as exc:
-        raise ImageError(f"{path}: image is damaged or truncated ({exc})") from None
-    arr = np.asarray(rgb)
-    scale = arr.shape[1] / upright_w
-    return LoadedImage(arr, upright_w, upright_h, scale)
+        raise ImageUnsupported("not an image, or not one in a format this reader knows "
+                               "(JPEG, PNG, WebP, HEIC, AVIF, BMP, TIFF, GIF)") from None
+    except MemoryError:
+        raise ImageTooLarge("the image is too large to decode in the memory available") from None
+    except Exception as exc:                 # noqa: BLE001 - OSError, SyntaxError, EOFError, ... from a decoder
+        raise ImageError(f"the image is damaged or truncated ({type(exc).__name__}: {exc})") from None
+    arr = np.ascontiguousarray(np.asarray(rgb))
+    return LoadedImage(arr, upright_w, upright_h, arr.shape[1] / upright_w)
+
+
+def open_regular(path: str | Path):
+    """Open ``path`` for reading only if it is a regular file: a FIFO would block forever and
+    a device never ends. Opened non-blocking, then checked on the open descriptor."""
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise ImageError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ImageError(f"{path}: is a directory, not an image") from None
+    except OSError as exc:
+        raise ImageError(f"{path}: cannot open ({exc.strerror or exc})") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        what = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file"
+        raise ImageError(f"{path}: is {what}, not an image file")
+    if hasattr(os, "set_blocking"):
+        os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
+def load_image(path: str | Path, work_long_side: int = WORK_LONG_SIDE) -> LoadedImage:
+    """Read ``path`` as an EXIF-upright RGB array; raise ImageError naming the file and the problem."""
+    with open_regular(path) as fh:
+        try:
+            return decode_checked(fh, work_long_side=work_long_side)
+        except ImageError as exc:
+            raise type(exc)(f"{path}: {exc}") from None
