@@ -17,6 +17,7 @@ from ..errors import SYNTAX, InputError
 from .config import RULESETS, SPECIALS, WIN_TYPES, WIND_NAMES, ConfigError, resolve
 from .model import Context, Hand, HandScore
 from .notation import NotationError, parse_group, parse_hand, parse_tile, parse_tiles
+from .shown import MAX_WHOLE, shown, whole_number
 from .nts import score_hand
 from .table import SEATS, TableResult, settle_scores, table_copies
 from .tiles import BONUS
@@ -36,13 +37,9 @@ def score_request(request: dict) -> dict:
         return _invalid("syntax", "a request is a JSON object")
     ruleset = request.get("ruleset", "nts")
     if ruleset == "riichi-settlement":
-        try:
-            from .riichi import settle_riichi_request
-        except ImportError as exc:
-            return _invalid("unsupported_ruleset", f"riichi settlement is not available: {exc}")
-        return settle_riichi_request({k: v for k, v in request.items() if k != "ruleset"})
+        return _riichi(request)
     if ruleset not in RULESETS:
-        return _invalid("syntax", f"unknown ruleset {ruleset!r} (known: nts, nts-app, riichi-settlement)")
+        return _invalid("syntax", f"unknown ruleset {shown(ruleset)} (known: nts, nts-app, riichi-settlement)")
     try:
         cfg = resolve(ruleset, request.get("config"))
         if "hand" in request:
@@ -59,6 +56,18 @@ def score_request(request: dict) -> dict:
         return _invalid(exc.code, exc.message)
 
 
+def _riichi(request: dict) -> dict:
+    """A ``riichi-settlement`` request: the answer, or its refusal naming the field."""
+    try:
+        from .riichi import RiichiInputError, settle_riichi_request
+    except ImportError as exc:
+        return _invalid("unsupported_ruleset", f"riichi settlement is not available: {exc}")
+    try:
+        return settle_riichi_request({k: v for k, v in request.items() if k != "ruleset"})
+    except RiichiInputError as exc:
+        return _invalid(exc.code, str(exc), field=exc.field)
+
+
 class RequestError(InputError):
     """A request field of the wrong type or with an unknown value (code ``syntax``, as §3)."""
 
@@ -67,7 +76,7 @@ class RequestError(InputError):
 
 def _wind(value, field: str) -> str:
     if value not in WIND_NAMES:
-        raise RequestError(f"{field} must be one of E, S, W, N (got {value!r})")
+        raise RequestError(f"{field} must be one of E, S, W, N (got {shown(value)})")
     return value
 
 
@@ -132,15 +141,15 @@ def context_from_json(data: dict, prevailing: str, seat: str | None, winner: boo
     win_type = data.get("win_type")
     if winner is None:       # single hand: a winner when it says how it won or holds a winning tile
         winner = win_type is not None or data.get("winning_tile") is not None or \
-            ("notation" in data and "+" in str(data["notation"]))
+            (isinstance(data.get("notation"), str) and "+" in data["notation"])
     if winner:
         if win_type not in WIN_TYPES:
-            raise RequestError(f"{where}.win_type must be one of {', '.join(WIN_TYPES)} (got {win_type!r})")
+            raise RequestError(f"{where}.win_type must be one of {', '.join(WIN_TYPES)} (got {shown(win_type)})")
     elif win_type is not None:
         raise RequestError(f"{where}: only the winner has a win_type")
     special = data.get("special") or []
     if not isinstance(special, list) or any(s not in SPECIALS for s in special):
-        raise RequestError(f"{where}.special must be a list from {', '.join(SPECIALS)} (got {special!r})")
+        raise RequestError(f"{where}.special must be a list from {', '.join(SPECIALS)} (got {shown(special)})")
     if special and not winner:
         raise RequestError(f"{where}: special moments belong to the winner")
     dead = data.get("dead", False)
@@ -167,7 +176,7 @@ def _table(request: dict, ruleset: str, cfg: dict) -> TableResult:
     if outcome == "draw":
         return TableResult("draw", None, settlement={s: 0 for s in SEATS})
     if outcome != "mahjong":
-        raise RequestError(f"outcome must be 'mahjong' or 'draw' (got {outcome!r})")
+        raise RequestError(f"outcome must be 'mahjong' or 'draw' (got {shown(outcome)})")
     winner = _wind(request.get("winner"), "winner")
     players = request.get("players") or {}
     given = request.get("given_scores") or {}
@@ -202,8 +211,8 @@ def _table(request: dict, ruleset: str, cfg: dict) -> TableResult:
     for seat, points in given.items():
         if seat in finals:
             continue
-        if isinstance(points, bool) or not isinstance(points, int) or points < 0:
-            raise RequestError(f"given_scores.{seat} must be a whole number of points >= 0")
+        if not whole_number(points):
+            raise RequestError(f"given_scores.{seat} must be a whole number of points from 0 to {MAX_WHOLE}")
         finals[seat] = points
         result.given_scores[seat] = points
     missing = [s for s in SEATS if s not in finals]
@@ -219,7 +228,7 @@ def settle(request: dict) -> TableResult:
     Raises :class:`InvalidHand`, :class:`NotationError` or :class:`RequestError`."""
     ruleset = request.get("ruleset", "nts")
     if ruleset not in RULESETS:
-        raise RequestError(f"unknown ruleset {ruleset!r}")
+        raise RequestError(f"unknown ruleset {shown(ruleset)}")
     return _table(request, ruleset, resolve(ruleset, request.get("config")))
 
 

@@ -12,14 +12,14 @@ clear message, never a traceback."""
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 from typing import List, Optional
 
 import typer
 
 from ..errors import FailedError, InputError, cli_command, exit_status
 from .config import RULESETS, WIND_NAMES
+from .request_file import names_a_request, read_request
+from .validate import InvalidHand
 from .words import WIN_TYPE_WORDS, wind_code
 
 _WORDS = {
@@ -55,15 +55,6 @@ def _config_value(text: str):
         raise InputError(f"--config value {text!r}: use true/false or a whole number")
 
 
-def _is_request_source(arg: str) -> bool:
-    if arg == "-":
-        return True
-    try:
-        return Path(arg).is_file()
-    except OSError:
-        return False
-
-
 @cli_command
 def score(
     hand: Optional[str] = typer.Argument(None, help='Hand in notation, e.g. "[EEE] RRR 234m 88s 45s +6s"; '
@@ -92,10 +83,10 @@ def score(
     if hand is None:
         raise InputError('give a hand in notation, e.g. mjscore score "[EEE] RRR 234m 88s 45s +6s" --seat E --wind S '
                          "--self-drawn, or --json FILE")
-    if as_json and _is_request_source(hand):
-        answer = _ask(score_request, _read_request(hand))
-        typer.echo(json.dumps(answer, ensure_ascii=False))
-        raise typer.Exit(0 if _answer_ok(answer) else 1)
+    if as_json and names_a_request(hand):
+        answer = _ask(score_request, read_request(hand))
+        _echo_json(answer)
+        raise typer.Exit(_exit_of(answer))
 
     moments = (("last_wall_tile", last_wall_tile), ("kong_replacement", kong_replacement),
                ("kong_on_kong", kong_on_kong), ("heavenly", heavenly), ("earth", earth))
@@ -104,10 +95,10 @@ def score(
                             bonus or [], ruleset, config or [])
     answer = _ask(score_request, request)
     if as_json:
-        typer.echo(json.dumps(answer, ensure_ascii=False))
+        _echo_json(answer)
     else:
         typer.echo(render(answer, request, lang))
-    raise typer.Exit(0 if _answer_ok(answer) else 1)
+    raise typer.Exit(_exit_of(answer))
 
 
 def _ask(engine, request: dict) -> dict:
@@ -118,23 +109,19 @@ def _ask(engine, request: dict) -> dict:
         raise FailedError(f"the scoring engine failed on this request: {type(exc).__name__}: {exc}") from None
 
 
-def _answer_ok(answer: dict) -> bool:
-    return answer.get("valid", True) is not False
+def _exit_of(answer: dict) -> int:
+    """0 for an answer, else the exit status of its reason: 2 for ``syntax`` (a request field
+    of the wrong shape), 1 for a hand the rules refuse."""
+    if answer.get("valid", True) is not False:
+        return 0
+    return exit_status(InvalidHand(str(answer.get("reason")), str(answer.get("message"))))
 
 
-def _read_request(source: str) -> dict:
-    try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read {source}: {exc}") from None
-    try:
-        request = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{'stdin' if source == '-' else source} is not valid JSON: {exc.msg} "
-                         f"(line {exc.lineno}, column {exc.colno})") from None
-    if not isinstance(request, dict):
-        raise InputError("the request must be one JSON object (a cases.json input plus \"ruleset\")")
-    return request
+def _echo_json(answer: dict) -> None:
+    """The answer as one JSON line; a lone surrogate quoted from the request (``"\\ud800"``)
+    goes out as its JSON escape, since stdout cannot encode it."""
+    text = json.dumps(answer, ensure_ascii=False)
+    typer.echo(text.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
 def _hand_request(text: str, seat, wind, self_drawn, discard, robbed_kong, special, bonus, ruleset,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..errors import SYNTAX, InputError
+from .shown import MAX_WHOLE, shown, whole_number
 
 RULESETS = ("nts", "nts-app")
 WIN_TYPES = ("self_drawn", "discard", "robbed_kong")
@@ -31,15 +32,17 @@ class ConfigError(InputError):
 def resolve(ruleset: str, overrides: dict | None = None) -> dict:
     """Defaults of the ruleset with the caller's switches on top (checked)."""
     cfg = {**DEFAULTS, **RULESET_DEFAULTS.get(ruleset, {})}
+    if overrides is not None and not isinstance(overrides, dict):
+        raise ConfigError(f"config must be an object of switches, e.g. {{\"limit\": 1000}}, not {shown(overrides)}")
     for key, value in (overrides or {}).items():
         if key not in DEFAULTS:
-            raise ConfigError(f"unknown config switch {key!r} (known: {', '.join(DEFAULTS)})")
+            raise ConfigError(f"unknown config switch {shown(key)} (known: {', '.join(DEFAULTS)})")
         want = type(DEFAULTS[key])
-        if want is int and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-            raise ConfigError(f"config {key!r} must be a non-negative whole number, not {value!r}")
+        if want is int and not whole_number(value):
+            raise ConfigError(f"config {key!r} must be a whole number from 0 to {MAX_WHOLE}, not {shown(value)}")
         if want is bool and not isinstance(value, bool):
-            raise ConfigError(f"config {key!r} must be true or false, not {value!r}")
+            raise ConfigError(f"config {key!r} must be true or false, not {shown(value)}")
         if key in CHOICES and value not in CHOICES[key]:
-            raise ConfigError(f"config {key!r} must be one of {', '.join(CHOICES[key])}, not {value!r}")
+            raise ConfigError(f"config {key!r} must be one of {', '.join(CHOICES[key])}, not {shown(value)}")
         cfg[key] = value
     return cfg

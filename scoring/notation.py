@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ..errors import MjscoreError
 from .model import BRACKETS, CONCEALED_KONG, EXPOSED, FIXED, Group, Hand
-from .tiles import ALIASES, BACK, BONUS, SUITS, compact, sort_key
+from .tiles import ALIASES, BACK, BONUS, DIGITS, SUITS, compact, sort_key
 
 _OPEN = {"[": EXPOSED, "{": CONCEALED_KONG, "(": FIXED}
 _CLOSE = {EXPOSED: "]", CONCEALED_KONG: "}", FIXED: ")"}
@@ -45,8 +45,10 @@ class NotationError(MjscoreError, ValueError):
                          f"(token {token!r} at position {position + 1})")
 
     def caret(self) -> str:
+        """The text on one line (tabs and newlines shown as spaces) and ``^`` under the token."""
         width = max(1, len(self.token))
-        return f"{self.text}\n{' ' * self.position}{'^' * width}"
+        line = "".join(" " if c.isspace() else c for c in self.text)
+        return f"{line}\n{' ' * self.position}{'^' * width}"
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,14 @@ class _Tok:
     token: str
     pos: int
     raw: str
+
+
+_FOREIGN = "tile numbers are the plain digits 1 to 9"
+
+
+def _foreign_digit(c: str) -> bool:
+    """A character that looks like a number but is not an ASCII digit (², ١, ①, 𝟙, ５)."""
+    return c not in DIGITS and (c.isdigit() or c.isnumeric())
 
 
 def _scan(text: str, where: str = "") -> list[_Tok]:
@@ -67,13 +77,15 @@ def _scan(text: str, where: str = "") -> list[_Tok]:
         elif c in "[]{}()+/":
             out.append(_Tok(c, i, c))
             i += 1
-        elif c.isdigit():
+        elif c in DIGITS:
             digits = []                      # positions of the digits (whitespace is ignored)
             j = i
-            while j < n and (text[j].isdigit() or text[j].isspace()):
-                if text[j].isdigit():
+            while j < n and (text[j] in DIGITS or text[j].isspace()):
+                if text[j] in DIGITS:
                     digits.append(j)
                 j += 1
+            if j < n and _foreign_digit(text[j]):
+                raise NotationError(_FOREIGN, text, j, text[j], where)
             if j < n and text[j] in SUITS:
                 for k in digits:
                     if text[k] == "0":
@@ -107,7 +119,9 @@ def _scan(text: str, where: str = "") -> list[_Tok]:
             while j < n and text[j].isalnum():
                 j += 1
             bad = text[i:j]
-            if c in "fj":
+            if _foreign_digit(c):
+                msg, bad = _FOREIGN, c
+            elif c in "fj":
                 msg = "flowers are f1..f4 and seasons j1..j4"
             elif c.isalpha() and c.islower():
                 msg = "honours are uppercase (E S W N R G Wh); suit letters follow digits"
@@ -231,8 +245,8 @@ def _blocks(tokens: tuple[str, ...]) -> str:
     for t in tokens:
         if blocks:
             prev = blocks[-1][-1]
-            suited = len(t) == 2 and t[0].isdigit()
-            if suited and len(prev) == 2 and prev[0].isdigit() and prev[1] == t[1] and \
+            suited = len(t) == 2 and t[0] in DIGITS
+            if suited and len(prev) == 2 and prev[0] in DIGITS and prev[1] == t[1] and \
                     int(t[0]) in (int(prev[0]), int(prev[0]) + 1):
                 blocks[-1].append(t)
                 continue

@@ -11,6 +11,7 @@ from itertools import groupby
 from typing import Iterable
 
 SUITS = "mps"
+DIGITS = frozenset("0123456789")     # tile numbers are ASCII digits only (str.isdigit also takes ², ١, ①)
 WINDS = ("E", "S", "W", "N")
 DRAGONS = ("R", "G", "Wh")
 FLOWERS = ("f1", "f2", "f3", "f4")
@@ -88,7 +89,7 @@ def compact(tokens: list[str] | tuple[str, ...]) -> str:
     run: list[str] = []
     run_suit = ""
     for tok in tokens:
-        if len(tok) == 2 and tok[0].isdigit() and tok[1] in SUITS:
+        if len(tok) == 2 and tok[0] in DIGITS and tok[1] in SUITS:
             if run and tok[1] != run_suit:
                 out.append("".join(run) + run_suit)
                 run = []

@@ -4,11 +4,17 @@ can show it as is (no traceback)."""
 
 from __future__ import annotations
 
+from ...errors import SYNTAX, MjscoreError
 
-class RiichiInputError(ValueError):
-    """Invalid riichi input; ``field`` names the offending field (dotted path)."""
+IMPOSSIBLE = "impossible_result"   # well-formed, but no EMA hand ends this way (a miscount at the table)
 
-    def __init__(self, field: str, problem: str) -> None:
+
+class RiichiInputError(MjscoreError, ValueError):
+    """Invalid riichi input; ``field`` names the offending field (dotted path). ``code`` is
+    ``syntax`` (a field of the wrong shape or value) or :data:`IMPOSSIBLE`."""
+
+    def __init__(self, field: str, problem: str, code: str = SYNTAX) -> None:
         self.field = field
         self.problem = problem
+        self.code = code
         super().__init__(f"{field}: {problem}")

@@ -11,7 +11,8 @@ from __future__ import annotations
 from numbers import Real
 from typing import Any
 
-from .errors import RiichiInputError
+from ..shown import MAX_WHOLE, shown
+from .errors import IMPOSSIBLE, RiichiInputError
 from .model import (SEATS, Chombo, Draw, GameEndRequest, HandRequest, HandValue,
                                   Ron, RonWin, Tsumo)
 
@@ -24,7 +25,7 @@ def parse_request(data: Any) -> HandRequest | GameEndRequest:
     if not isinstance(data, dict):
         raise RiichiInputError("input", f"expected an object, got {type(data).__name__}")
     if data.get("ruleset", "riichi-settlement") != "riichi-settlement":
-        raise RiichiInputError("ruleset", f"{data['ruleset']!r} is not riichi-settlement")
+        raise RiichiInputError("ruleset", f"{shown(data['ruleset'])} is not riichi-settlement")
     if "game_end" in data:
         extra = set(data) - {"ruleset", "game_end"}
         if extra:
@@ -44,7 +45,7 @@ def parse_request(data: Any) -> HandRequest | GameEndRequest:
         noten_riichi = [s for s in declared if s not in result.tenpai]
         if noten_riichi:
             raise RiichiInputError("result.tenpai", f"{', '.join(noten_riichi)} declared riichi "
-                                   "but is not tenpai; a noten riichi at the draw is a chombo")
+                                   "but is not tenpai; a noten riichi at the draw is a chombo", IMPOSSIBLE)
     return HandRequest(honba=honba, pot_before=pot, riichi_declared=declared, result=result)
 
 
@@ -53,7 +54,7 @@ def parse_result(data: Any):
         raise RiichiInputError("result", "expected an object with a type")
     kind = data.get("type")
     if kind not in RESULT_TYPES:
-        raise RiichiInputError("result.type", f"{kind!r} is not one of {', '.join(RESULT_TYPES)}")
+        raise RiichiInputError("result.type", f"{shown(kind)} is not one of {', '.join(RESULT_TYPES)}")
     allowed = {"ron": {"discarder", "winners"}, "tsumo": {"winner"} | VALUE_KEYS,
                "draw": {"tenpai"}, "chombo": {"offender"}}[kind] | {"type"}
     unknown = set(data) - allowed
@@ -86,7 +87,7 @@ def parse_ron(data: dict) -> Ron:
             raise RiichiInputError(f"{where}.{sorted(unknown)[0]}", "unknown field")
         who = seat(win.get("seat"), f"{where}.seat")
         if who == discarder:
-            raise RiichiInputError(f"{where}.seat", f"{who} cannot win on his own discard")
+            raise RiichiInputError(f"{where}.seat", f"{who} cannot win on his own discard", IMPOSSIBLE)
         if who in [w.seat for w in parsed]:
             raise RiichiInputError(f"{where}.seat", f"{who} is listed twice")
         parsed.append(RonWin(seat=who, value=hand_value(win, where, tsumo=False)))
@@ -104,7 +105,7 @@ def hand_value(data: dict, where: str, *, tsumo: bool) -> HandValue:
         raise RiichiInputError(f"{where}.han", "missing (or set yakuman: true)")
     han = count(data["han"], f"{where}.han")
     if han < 1:
-        raise RiichiInputError(f"{where}.han", "a winning hand has at least 1 han")
+        raise RiichiInputError(f"{where}.han", "a winning hand has at least 1 han", IMPOSSIBLE)
     fu = data.get("fu")
     if yakuman:                          # a yakuman pays the same whatever the fu (kokushi: 0)
         if fu is not None:
@@ -120,13 +121,13 @@ def hand_value(data: dict, where: str, *, tsumo: bool) -> HandValue:
     if han < 5:
         if fu == 20 and not tsumo:
             raise RiichiInputError(f"{where}.fu", "20 fu only occurs on a tsumo (pinfu); a ron "
-                                   "is at least 30 fu (seven pairs 25)")
+                                   "is at least 30 fu (seven pairs 25)", IMPOSSIBLE)
         if han == 1 and fu in (20, 25):
             raise RiichiInputError(f"{where}.fu", f"1 han {fu} fu cannot occur (pinfu tsumo and "
-                                   "seven pairs are at least 2 han)")
+                                   "seven pairs are at least 2 han)", IMPOSSIBLE)
         if han == 2 and fu == 25 and tsumo:
             raise RiichiInputError(f"{where}.fu", "2 han 25 fu tsumo cannot occur (seven pairs "
-                                   "by tsumo is at least 3 han)")
+                                   "by tsumo is at least 3 han)", IMPOSSIBLE)
     return HandValue(han=han, fu=fu)
 
 
@@ -140,25 +141,28 @@ def parse_game_end(data: Any) -> GameEndRequest:
     if not isinstance(scores, dict) or set(scores) != set(SEATS):
         raise RiichiInputError("game_end.scores", "give a score for each of E, S, W, N")
     for who, value in scores.items():
-        if isinstance(value, bool) or not isinstance(value, Real) or value != value:
-            raise RiichiInputError(f"game_end.scores.{who}", f"{value!r} is not a number")
+        if isinstance(value, bool) or not isinstance(value, Real) or not -MAX_WHOLE <= value <= MAX_WHOLE:
+            raise RiichiInputError(f"game_end.scores.{who}", f"{shown(value)} is not a number "
+                                   f"from -{MAX_WHOLE} to {MAX_WHOLE}")
     pot = count(data.get("pot", 0), "game_end.pot")
     ordered = {who: scores[who] for who in SEATS}
     return GameEndRequest(scores=ordered, pot=pot)
 
 
 def count(value: Any, field: str) -> int:
-    """A whole number ≥ 0 (bools and fractions refused)."""
+    """A whole number 0..MAX_WHOLE (bools, fractions and absurd sizes refused)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RiichiInputError(field, f"{value!r} is not a whole number")
+        raise RiichiInputError(field, f"{shown(value)} is not a whole number")
     if value < 0:
-        raise RiichiInputError(field, f"{value} is negative")
+        raise RiichiInputError(field, f"{shown(value)} is negative")
+    if value > MAX_WHOLE:
+        raise RiichiInputError(field, f"{shown(value)} is more than {MAX_WHOLE}")
     return value
 
 
 def seat(value: Any, field: str) -> str:
     if value not in SEATS:
-        raise RiichiInputError(field, f"{value!r} is not a seat (E, S, W or N)")
+        raise RiichiInputError(field, f"{shown(value)} is not a seat (E, S, W or N)")
     return value
 
 

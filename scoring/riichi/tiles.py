@@ -27,11 +27,12 @@ from typing import Iterable
 from ..model import EXPOSED, FIXED, Group
 from ..notation import NotationError, format_group, parse_hand, parse_tiles
 from .errors import RiichiInputError
-from ..tiles import BACK, BONUS
+from ..shown import shown
+from ..tiles import BACK, BONUS, DIGITS
 
 NAMES = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + ["E", "S", "W", "N", "Wh", "G", "R"]
 KIND = {token: kind for kind, token in enumerate(NAMES)}
-_Z_RUN = re.compile(r"\d[\d\s]*z")
+_Z_RUN = re.compile(r"[0-9][0-9\s]*z")          # ASCII digits only, as the engine
 _Z_LETTERS = dict(zip("1234567", "ESWNPFC"))     # 5z white = P, 6z green = F, 7z red = C
 _MELD_KIND = {"chow": "chi", "pung": "pon", "kong": "kan"}
 
@@ -66,7 +67,7 @@ def _honour_letters(text: str, field: str) -> str:
     def letters(match: re.Match) -> str:
         run = match.group(0)
         for offset, ch in enumerate(run[:-1]):
-            if ch.isdigit() and ch not in _Z_LETTERS:
+            if ch in DIGITS and ch not in _Z_LETTERS:
                 raise _refusal(field, "honours are 1z-7z (E S W N, white, green, red)",
                                text, match.start() + offset, f"{ch}z")
         return "".join(_Z_LETTERS.get(ch, ch) for ch in run[:-1]) + " "
@@ -140,5 +141,5 @@ def read_hand(text: str | Iterable[str], field: str = "hand") -> WrittenHand:
 def single_tile(text: str, field: str) -> int:
     found = _kinds(_parsed(parse_tiles, text, field), field, f"in {field}")
     if len(found) != 1:
-        raise RiichiInputError(field, f"expected one tile, got {text!r}")
+        raise RiichiInputError(field, f"expected one tile, got {shown(text)}")
     return found[0]
