@@ -3,9 +3,14 @@
 - Context per photo comes from a CSV or JSON manifest (columns below; a folder means every
   image in it, with the context given on the command line).
 - Rows are appended (CSV, JSON Lines) or the JSON array is rewritten atomically after every
-  photo, so a crash loses nothing that was finished; a second run skips photos already in
-  the output (``retry_errors`` redoes the failed ones).
-- A bad photo or a bad manifest row becomes a row with ``error``; it never stops the batch.
+  photo, so a crash loses nothing that was finished; a second run skips rows already in
+  the output (``retry_errors`` redoes the failed ones). A row is known by its manifest
+  line (entry) and photo (:func:`row_key`): one photo listed twice with another context is
+  two rows.
+- A bad photo or a bad manifest row (no photo, a bad value, a broken CSV line, a JSON entry
+  that is not an object) becomes a row with ``error``; it never stops the batch.
+- The manifest and the output are read with the ``csv`` module (quoted newlines and U+2028
+  in file names stay inside their field).
 - ``jobs > 1`` runs photos in worker processes (each loads the recognizer once).
 
 Manifest columns (header names are case-insensitive; spaces, dashes and underscores alike):
@@ -17,6 +22,7 @@ Manifest columns (header names are case-insensitive; spaces, dashes and undersco
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 import re
@@ -33,7 +39,7 @@ from .outputs import write_json
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".heic"}
 COLUMNS = ["photo", "table", "round", "seat", "player", "wind", "win_type", "winning_tile", "ruleset",
            "tiles", "hand", "valid", "reason", "final", "limit_hand", "flags", "min_confidence",
-           "alternatives", "warnings", "error", "seconds", "path"]
+           "alternatives", "warnings", "error", "seconds", "path", "row"]
 _ALIASES = {
     "photo": "photo", "image": "photo", "file": "photo", "path": "photo", "filename": "photo",
     "table": "table", "tafel": "table",
@@ -54,18 +60,50 @@ class ManifestError(InputError):
 @dataclass
 class Job:
     photo: str                       # as written in the manifest / found in the folder
-    path: str                        # absolute path: the resume key
+    path: str                        # absolute path
     meta: dict = field(default_factory=dict)     # table, round, seat, player, ...
     context: ScanContext | None = None
     hand: str | None = None
     error: str | None = None         # a row that cannot be run (bad context value)
+    row: str = ""                    # manifest line (CSV) or entry (JSON); "" for a folder
+
+    @property
+    def key(self) -> str:
+        """The resume key: manifest row and photo (see :func:`row_key`)."""
+        return f"{self.row}|{self.path}"
+
+
+def row_key(row: dict) -> str:
+    """The resume key of an output row, as :attr:`Job.key`."""
+    return f"{row.get('row') or ''}|{row.get('path') or row.get('photo')}"
 
 
 def _key(name: str) -> str:
     return _ALIASES.get(re.sub(r"[\s\-]+", "_", name.strip().lower()), "")
 
 
-def _rows_from_manifest(path: Path) -> list[dict]:
+def read_csv_records(text: str) -> list[tuple[int, dict | str]]:
+    """``(first line, record)`` for each CSV record of ``text`` (a header line first);
+    a record the csv module cannot parse is ``(line, error text)``. Quoted newlines and
+    U+2028 stay inside their field (the text is not split into lines first)."""
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    out: list[tuple[int, dict | str]] = []
+    line = 1
+    while True:
+        try:
+            record = next(reader)
+        except StopIteration:
+            return out
+        except csv.Error as exc:
+            out.append((line + 1, f"cannot read this CSV line: {exc}"))
+            line = reader.line_num
+            continue
+        out.append((line + 1, record))
+        line = reader.line_num
+
+
+def _rows_from_manifest(path: Path) -> list[tuple[int, dict | str]]:
+    """``(line or entry number, raw row)``; a row that cannot be a row is its error text."""
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
@@ -73,17 +111,28 @@ def _rows_from_manifest(path: Path) -> list[dict]:
     if path.suffix.lower() == ".json":
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, RecursionError) as exc:
             raise ManifestError(f"manifest {path} is not valid JSON: {exc}")
         if isinstance(data, dict):
             data = data.get("photos") or data.get("rows") or data.get("hands")
-        if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
+        if not isinstance(data, list):
             raise ManifestError(f"manifest {path}: expected a list of objects (or {{\"photos\": [...]}})")
-        return data
-    rows = list(csv.DictReader(text.splitlines()))
-    if rows and not any(_key(k or "") == "photo" for k in rows[0]):
-        raise ManifestError(f"manifest {path} has no photo column (columns: {', '.join(rows[0])})")
-    return rows
+        return [(n, r if isinstance(r, dict) else f"expected an object, got {type(r).__name__}")
+                for n, r in enumerate(data, start=1)]
+    try:
+        header = next(csv.reader(io.StringIO(text, newline="")), [])
+    except csv.Error as exc:
+        raise ManifestError(f"cannot read the header line of manifest {path}: {exc}")
+    if header and not any(_key(k or "") == "photo" for k in header):
+        raise ManifestError(f"manifest {path} has no photo column (columns: {', '.join(header)})")
+    return read_csv_records(text)
+
+
+def _text(v) -> str:
+    """A manifest cell as text: None is empty, a JSON list is joined."""
+    if v is None:
+        return ""
+    return (", ".join("" if x is None else str(x) for x in v) if isinstance(v, list) else str(v)).strip()
 
 
 def load_jobs(source: str | Path, defaults: ScanContext) -> list[Job]:
@@ -97,30 +146,51 @@ def load_jobs(source: str | Path, defaults: ScanContext) -> list[Job]:
         raise ManifestError(f"no such folder or manifest: {source}")
     if source.suffix.lower() not in (".csv", ".json", ".tsv"):
         raise ManifestError(f"{source}: a manifest is a .csv or .json file (or give a folder of photos)")
+    where_word = "entry" if source.suffix.lower() == ".json" else "line"
     jobs = []
-    for n, raw in enumerate(_rows_from_manifest(source), start=2 if source.suffix.lower() != ".json" else 1):
-        row = {}
-        for k, v in raw.items():
-            key = _key(str(k or ""))
-            if key:
-                row[key] = "" if v is None else (", ".join(v) if isinstance(v, list) else str(v)).strip()
-        photo = row.get("photo", "")
-        where = f"manifest {'line' if source.suffix.lower() != '.json' else 'entry'} {n}"
-        if not photo:
-            jobs.append(Job(f"<{where}>", f"<{source.resolve()}#{n}>", row, None, error=f"{where}: no photo given"))
-            continue
-        path = Path(photo) if Path(photo).is_absolute() else source.parent / photo
-        meta = {k: row.get(k, "") for k in ("table", "round", "seat", "player", "wind", "win_type", "winning_tile")}
+    for n, raw in _rows_from_manifest(source):
+        where = f"manifest {where_word} {n}"
         try:
-            ctx = make_context(seat=row.get("seat") or defaults.seat, wind=row.get("wind") or defaults.wind,
-                               winning_tile=row.get("winning_tile") or defaults.winning_tile,
-                               win_type=row.get("win_type") or defaults.win_type,
-                               ruleset=row.get("ruleset") or defaults.ruleset,
-                               special=row.get("special") or list(defaults.special), lang=defaults.lang)
-            jobs.append(Job(photo, str(path.resolve()), meta, ctx, row.get("hand") or None))
-        except ContextError as exc:
-            jobs.append(Job(photo, str(path.resolve()), meta, None, error=f"{where}: {exc}"))
+            jobs.append(_job(source, n, raw, where, defaults))
+        except Exception as exc:                          # noqa: BLE001 - a broken row, never the batch
+            jobs.append(_bad_row(source, n, {}, where, f"cannot read this row ({type(exc).__name__}: {exc})"))
     return jobs
+
+
+def _bad_row(source: Path, n: int, row: dict, where: str, problem: str) -> Job:
+    meta = {k: row.get(k, "") for k in _META}
+    return Job(row.get("photo") or f"<{where}>", f"<{source.resolve()}#{n}>", meta, None,
+               error=f"{where}: {problem}", row=str(n))
+
+
+_META = ("table", "round", "seat", "player", "wind", "win_type", "winning_tile")
+
+
+def _job(source: Path, n: int, raw: dict | str, where: str, defaults: ScanContext) -> Job:
+    """The job of one manifest row (``raw`` is the row's error text when it is broken)."""
+    if isinstance(raw, str):
+        return _bad_row(source, n, {}, where, raw)
+    row = {}
+    for k, v in raw.items():
+        key = _key(_text(k))
+        if key:
+            row[key] = _text(v)
+    photo = row.get("photo", "")
+    if not photo:
+        return _bad_row(source, n, row, where, "no photo given")
+    if "\0" in photo:
+        return _bad_row(source, n, row, where, f"the photo name {photo!r} holds a NUL character")
+    path = str((Path(photo) if Path(photo).is_absolute() else source.parent / photo).resolve())
+    meta = {k: row.get(k, "") for k in _META}
+    try:
+        ctx = make_context(seat=row.get("seat") or defaults.seat, wind=row.get("wind") or defaults.wind,
+                           winning_tile=row.get("winning_tile") or defaults.winning_tile,
+                           win_type=row.get("win_type") or defaults.win_type,
+                           ruleset=row.get("ruleset") or defaults.ruleset,
+                           special=row.get("special") or list(defaults.special), lang=defaults.lang)
+    except ContextError as exc:
+        return Job(photo, path, meta, None, error=f"{where}: {exc}", row=str(n))
+    return Job(photo, path, meta, ctx, row.get("hand") or None, row=str(n))
 
 
 # ----------------------------------------------------------------------------- one photo
@@ -129,7 +199,7 @@ def run_job(job: Job, recognizer: str | None = None, threshold: float = 0.6) -> 
     """One output row. Never raises: every failure becomes the row's ``error``."""
     start = time.perf_counter()
     row = {c: "" for c in COLUMNS}
-    row.update(photo=job.photo, path=job.path, **{k: v for k, v in job.meta.items() if k in COLUMNS})
+    row.update(photo=job.photo, path=job.path, row=job.row, **{k: v for k, v in job.meta.items() if k in COLUMNS})
     if job.error:
         row.update(error=job.error, flags="bad_manifest_row")
         return row
@@ -180,23 +250,28 @@ class ResultSink:
         self.rows: list[dict] = [] if restart else self._existing()
         if retry_errors:
             self.rows = [r for r in self.rows if not r.get("error")]
-        self.done = {str(r.get("path") or r.get("photo")) for r in self.rows}
+        self.done = {row_key(r) for r in self.rows}
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._rewrite()                       # normalise (drops retried rows, half-written lines)
 
     def _existing(self) -> list[dict]:
         if not self.path.exists() or self.path.stat().st_size == 0:
             return []
-        text = self.path.read_text(encoding="utf-8")
+        text = self.path.read_text(encoding="utf-8", errors="replace")
         try:
             if self.format == "csv":
-                rows = list(csv.DictReader(text.splitlines()))
-                return [r for r in rows if r.get("photo") and None not in r and None not in r.values()]
+                records = read_csv_records(text)
+                if records and not text.endswith("\n"):
+                    records.pop()                             # a row cut off by a crash
+                return [r for _, r in records if isinstance(r, dict) and r.get("photo")
+                        and None not in r and None not in r.values()]
             if self.format == "json":
                 data = json.loads(text)
                 return data.get("results", []) if isinstance(data, dict) else data
             rows = []
-            for line in text.splitlines():
+            for line in text.split("\n"):                  # not splitlines: U+2028 is inside a row
+                if not line.strip():
+                    continue
                 try:
                     rows.append(json.loads(line))
                 except json.JSONDecodeError:
@@ -222,7 +297,7 @@ class ResultSink:
 
     def add(self, row: dict) -> None:
         self.rows.append(row)
-        self.done.add(str(row.get("path") or row.get("photo")))
+        self.done.add(row_key(row))
         if self.format == "json":
             write_json(self.path, self.rows)
             return
@@ -280,10 +355,10 @@ def run_batch(jobs: list[Job], sink: ResultSink, *, workers: int = 1, recognizer
     todo = []
     seen: set[str] = set()
     for job in jobs:
-        if job.path in sink.done or job.path in seen:
+        if job.key in sink.done or job.key in seen:
             summary.skipped += 1
             continue
-        seen.add(job.path)
+        seen.add(job.key)
         todo.append(job)
     start = time.perf_counter()
 
@@ -308,7 +383,15 @@ def run_batch(jobs: list[Job], sink: ResultSink, *, workers: int = 1, recognizer
                     row = fut.result()
                 except Exception as exc:                    # a worker died (out of memory, ...)
                     row = {c: "" for c in COLUMNS}
-                    row.update(photo=job.photo, path=job.path, error=f"worker failed: {exc}", flags="crashed")
+                    row.update(photo=job.photo, path=job.path, row=job.row, error=f"worker failed: {exc}",
+                               flags="crashed")
                 finish(row)
     summary.seconds = time.perf_counter() - start
     return summary
+
+
+def failed_rows(jobs: list[Job], sink: ResultSink) -> list[dict]:
+    """The output rows of ``jobs`` that hold an error, from this run and earlier ones: a
+    resumed batch fails (exit status 1) as the fresh one did."""
+    keys = {job.key for job in jobs}
+    return [r for r in sink.rows if r.get("error") and row_key(r) in keys]

@@ -2,7 +2,9 @@
 
 Problems are reported as one clear line on stderr, never a traceback. Exit status: 0 when
 every photo was read (and, when scoring was asked, scored as a valid hand); 1 otherwise;
-2 for bad options (``mjscore.errors.exit_status`` of the error raised)."""
+2 for bad options (``mjscore.errors.exit_status`` of the error raised). ``batch``: 1 when
+any row of the manifest holds an error in the output, written by this run or an earlier
+one (a resumed batch fails as the fresh one did); invalid hands are results, not errors."""
 
 from __future__ import annotations
 
@@ -243,7 +245,7 @@ def batch(
                                              help="module:function of another recognizer."),
 ) -> None:
     """Score many photos; one row per photo; resumable; a bad photo never stops the batch."""
-    from .batch import ResultSink, load_jobs, run_batch
+    from .batch import ResultSink, failed_rows, load_jobs, run_batch
 
     if jobs < 1:
         raise InputError("--jobs must be at least 1")
@@ -252,15 +254,15 @@ def batch(
     sink = ResultSink(out, restart=restart, retry_errors=retry_errors)
     if not job_list:
         raise InputError(f"no photos in {source}")
-    todo = sum(1 for j in job_list if j.path not in sink.done)
+    todo = sum(1 for j in job_list if j.key not in sink.done)
     progress = _Progress(todo)
     summary = run_batch(job_list, sink, workers=jobs, recognizer=recognizer, threshold=threshold,
                         progress=progress)
     typer.echo(summary.text())
     typer.echo(f"results: {out}")
-    if summary.errors:
-        typer.echo("errors:", err=True)
-        for row in sink.rows[-summary.processed:]:
-            if row.get("error"):
-                typer.echo(f"  {row.get('photo')}: {row['error']}", err=True)
+    failed = failed_rows(job_list, sink)          # exit 1 when any row failed, resumed runs alike
+    if failed:
+        typer.echo(f"errors ({len(failed)} rows):", err=True)
+        for row in failed:
+            typer.echo(f"  {row.get('photo')!s}: {row['error']}".replace("\n", "\\n"), err=True)
         raise typer.Exit(1)
