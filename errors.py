@@ -21,6 +21,7 @@ TOO_LARGE = "too_large"          # an upload or image over the limits
 UNSUPPORTED_TYPE = "unsupported_type"   # an upload that is not a JPEG, PNG or WebP
 FAILED = "failed"                # a part failed on good input (a bug or a model crash)
 CANNOT_WRITE = "cannot_write"    # an output file cannot be written
+BAD_DATABASE = "bad_database"    # a session file that is damaged or not a sessions database (left untouched)
 
 # code -> (CLI exit status, HTTP status); a code not listed is an engine reason (REFUSED)
 _STATUS: dict[str, tuple[int, int]] = {
@@ -34,6 +35,7 @@ _STATUS: dict[str, tuple[int, int]] = {
     UNSUPPORTED_TYPE: (1, 415),
     FAILED: (1, 500),
     CANNOT_WRITE: (1, 500),
+    BAD_DATABASE: (3, 503),
 }
 
 
@@ -79,7 +81,8 @@ def _statuses(code: str) -> tuple[int, int]:
 
 
 def exit_status(error: MjscoreError) -> int:
-    """CLI exit status of an error: 2 bad input or notation, 1 everything else."""
+    """CLI exit status of an error: 2 bad input or notation, 3 a damaged or foreign session
+    database (left untouched), 1 everything else."""
     return _statuses(error.code)[0]
 
 
@@ -114,4 +117,4 @@ def cli_command(func):
 
 __all__ = ["MjscoreError", "InputError", "NotFoundError", "UnavailableError", "FailedError", "WriteError",
            "exit_status", "http_status", "cli_exit", "cli_command", "CANNOT_WRITE", "BAD_INPUT", "SYNTAX", "REFUSED", "NOT_FOUND", "UNAVAILABLE",
-           "BAD_PHOTO", "TOO_LARGE", "UNSUPPORTED_TYPE", "FAILED"]
+           "BAD_PHOTO", "TOO_LARGE", "UNSUPPORTED_TYPE", "FAILED", "BAD_DATABASE"]

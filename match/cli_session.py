@@ -32,11 +32,13 @@ def register(app: typer.Typer) -> None:
     app.add_typer(session_app, name="session")
 
 
-def _book(db: Optional[Path]):
-    from .session import MatchBook
-    from .store import Store, default_db_path
+def _book(db: Optional[Path], mode: str):
+    """The match book of ``--db``: ``read`` for show/list/export, ``write`` for commands
+    that change a session, ``create`` (may make the file) for ``new`` only."""
+    from .session import open_book
+    from .store import default_db_path
 
-    return MatchBook(Store(db or default_db_path()))
+    return open_book(db or default_db_path(), mode)
 
 
 def _names(values: Optional[List[str]]) -> list[str]:
@@ -80,8 +82,10 @@ def new(
 ):
     """Start a session: four players, a ruleset, seats (optionally by dice)."""
     from .render import show
+    from .session import check_new_session
 
-    book = _book(db)
+    check_new_session(players.split(","), ruleset, rounds, name)   # before the file is made
+    book = _book(db, "create")
     view = book.new_session(players.split(","), ruleset, name=name,
                             seats_by_dice=seats_by_dice, seed=seed, rounds=rounds,
                             start_points=start)
@@ -122,7 +126,7 @@ def hand(
     from .render import game_summary
 
     lang = _lang(lang)
-    book = _book(db)
+    book = _book(db, "write")
     session_id = book.resolve(session)
     view = book.view(session_id)
     winners = _names(winner)
@@ -298,7 +302,7 @@ def show_cmd(session: Optional[str] = SessionOption, db: Optional[Path] = DbOpti
     """Standings, seats and prevailing wind, and every game with its settlement."""
     from .render import game_detail, show
 
-    book = _book(db)
+    book = _book(db, "read")
     session_id = book.resolve(session) if session else _latest_any(book)
     view = book.view(session_id)
     typer.echo(game_detail(view, game, _lang(lang)) if game is not None
@@ -309,7 +313,7 @@ def show_cmd(session: Optional[str] = SessionOption, db: Optional[Path] = DbOpti
 @cli_command
 def undo(session: Optional[str] = SessionOption, db: Optional[Path] = DbOption):
     """Remove the last game (or re-open a session that was ended with `session end`)."""
-    book = _book(db)
+    book = _book(db, "write")
     session_id = book.resolve(session) if session else _latest_any(book)
     what = book.undo(session_id)
     typer.echo(f"session {session_id}: " + ("re-opened" if what == "reopened"
@@ -332,7 +336,7 @@ def end(session: Optional[str] = SessionOption, db: Optional[Path] = DbOption,
     """Stop the match now (agreed time or rounds) and show the final standings."""
     from .render import show
 
-    book = _book(db)
+    book = _book(db, "write")
     view = book.end(book.resolve(session))
     typer.echo(show(view, _lang(lang)))
 
@@ -344,7 +348,7 @@ def list_cmd(db: Optional[Path] = DbOption, lang: str = LangOption):
     from .render import labels, sessions_table
 
     lang = _lang(lang)
-    book = _book(db)
+    book = _book(db, "read")
     views = book.list_sessions()
     typer.echo(sessions_table(views, lang) if views else labels(lang)["no_sessions"])
 
@@ -363,7 +367,7 @@ def export(
 
     if as_csv == as_json:
         raise SessionError("choose one of --csv or --json")
-    book = _book(db)
+    book = _book(db, "read")
     view = book.view(book.resolve(session) if session else _latest_any(book))
     text = to_csv(view) if as_csv else to_json(view)
     if out is None:

@@ -20,7 +20,8 @@ from .model import (EngineMissing, MatchState, NoSuchSession, NtsGame, RiichiGam
                                  SessionView, fold_name)
 from .checks import check_nts, check_riichi
 from .settle import Engine, riichi_game_end, settle_nts, settle_riichi
-from .store import Store, now_iso
+from .records import BadRecord, check_session
+from .store import DamagedStore, Store, damaged_message, now_iso
 
 DEFAULT_START = {"nts": 0, "nts-app": 0, "riichi": 30000}
 
@@ -33,6 +34,49 @@ def default_engine() -> Engine:
         raise EngineMissing("the scoring engine (scoring.score_request) is not installed; "
                             "games cannot be settled") from exc
     return score_request
+
+
+def open_book(path, mode: str = "read", engine: Engine | None = None) -> "MatchBook":
+    """The match book of a file, opened in ``mode`` (``store.Store``) with every session in
+    it checked first: a command reports a damaged file before it reads or writes anything."""
+    store = Store(path, mode)
+    book = MatchBook(store, engine)
+    try:
+        book.list_sessions()
+    except BaseException:
+        store.close()
+        raise
+    return book
+
+
+def _text(value: str, what: str) -> str:
+    """Text that can be stored: a name typed as bytes that are not UTF-8 is refused."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise SessionError(f"{what} {value!r} is not valid text (not UTF-8)") from None
+    return value
+
+
+def check_new_session(players: list[str], ruleset: str, rounds: int | None,
+                      name: str | None = None) -> tuple[list[str], int]:
+    """Players and rounds of a new session, checked before any file is opened or made."""
+    players = [_text(p.strip(), "player name") for p in players]
+    if len(players) != 4 or any(not p for p in players):
+        raise SessionError("a session needs exactly four player names, e.g. "
+                           "--players Anna,Bram,Cor,Dirk")
+    if len({fold_name(p) for p in players}) != 4:
+        raise SessionError("player names must differ: " + ", ".join(players))
+    if ruleset not in rotation.RULESETS:
+        raise SessionError(f"unknown ruleset {ruleset!r}; choose nts, nts-app or riichi")
+    rounds = rotation.DEFAULT_ROUNDS[ruleset] if rounds is None else rounds
+    if ruleset in ("nts", "riichi") and not 1 <= rounds <= 4:
+        raise SessionError(f"{ruleset} plays 1 to 4 rounds (prevailing winds), not {rounds}")
+    if rounds < 0:
+        raise SessionError("the number of rounds cannot be negative")
+    if name is not None:
+        _text(name, "session name")
+    return players, rounds
 
 
 class MatchBook:
@@ -61,19 +105,7 @@ class MatchBook:
     def new_session(self, players: list[str], ruleset: str, name: str | None = None,
                     seats_by_dice: bool = False, seed: int | None = None,
                     rounds: int | None = None, start_points: int | None = None) -> SessionView:
-        players = [p.strip() for p in players]
-        if len(players) != 4 or any(not p for p in players):
-            raise SessionError("a session needs exactly four player names, e.g. "
-                               "--players Anna,Bram,Cor,Dirk")
-        if len({fold_name(p) for p in players}) != 4:
-            raise SessionError("player names must differ: " + ", ".join(players))
-        if ruleset not in rotation.RULESETS:
-            raise SessionError(f"unknown ruleset {ruleset!r}; choose nts, nts-app or riichi")
-        rounds = rotation.DEFAULT_ROUNDS[ruleset] if rounds is None else rounds
-        if ruleset in ("nts", "riichi") and not 1 <= rounds <= 4:
-            raise SessionError(f"{ruleset} plays 1 to 4 rounds (prevailing winds), not {rounds}")
-        if rounds < 0:
-            raise SessionError("the number of rounds cannot be negative")
+        players, rounds = check_new_session(players, ruleset, rounds, name)
         setup: dict = {"rounds": rounds,
                        "start_points": DEFAULT_START[ruleset] if start_points is None
                        else start_points,
@@ -104,8 +136,8 @@ class MatchBook:
                 raise SessionError(f"there is no open session{hint}; start one with "
                                    "`mjscore session new --players A,B,C,D --ruleset nts`")
             return open_ids[-1]
-        text = str(ref).strip()
-        if text.isdigit():
+        text = _text(str(ref).strip(), "session")
+        if text.isascii() and text.isdigit():
             if self.store.session(int(text)) is None:
                 raise NoSuchSession(f"there is no session {text}; see `mjscore session list`")
             return int(text)
@@ -119,8 +151,12 @@ class MatchBook:
         row = self.store.session(session_id)
         if row is None:
             raise NoSuchSession(f"there is no session {session_id}")
-        setup = row["setup"]
         games = self.store.games(session_id)
+        try:
+            check_session(row, games)
+        except BadRecord as exc:
+            raise DamagedStore(damaged_message(self.store.path, str(exc))) from None
+        setup = row["setup"]
         state = MatchState.from_dict(games[-1]["state_after"] if games else setup["initial_state"])
         totals: dict[str, int | float] = {p: setup["start_points"] for p in row["players"]}
         running = []

@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from urllib.parse import quote
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..errors import UnavailableError
+from ..errors import BAD_DATABASE, UnavailableError
+from . import dbfile
 
 SCHEMA_VERSION = 1
+SQLITE_INT_MIN, SQLITE_INT_MAX = -2 ** 63, 2 ** 63 - 1
 
 _MIGRATIONS: dict[int, str] = {
     1: """
@@ -56,7 +59,14 @@ _MIGRATIONS: dict[int, str] = {
 
 
 class StoreError(UnavailableError):
-    """The database cannot be used (corrupt, newer schema, unwritable); message is for people."""
+    """The database cannot be used (busy, newer schema, unwritable); message is for people."""
+
+
+class DamagedStore(StoreError):
+    """The file is not a usable sessions database (damaged, cut short, empty, another
+    program's); it is reported and left exactly as it is."""
+
+    code = BAD_DATABASE
 
 
 def default_db_path() -> Path:
@@ -70,35 +80,163 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-class Store:
-    """Sessions and games in one SQLite file. Rows come back as plain dicts."""
+def damaged_message(path: Path, detail: str) -> str:
+    return (f"the session database {path} is damaged or not a database ({detail}); "
+            "it was left untouched. Keep a copy, and use --db with another path to start afresh.")
 
-    def __init__(self, path: Path | str):
+
+def _connect(target: str, uri: bool = False) -> sqlite3.Connection:
+    return sqlite3.connect(target, isolation_level=None, timeout=10, uri=uri)
+
+
+def _uri(path: Path, mode: str) -> str:
+    return f"file:{quote(str(path.absolute()))}?mode={mode}"
+
+
+def _expected_columns() -> dict[str, list[str]]:
+    """Table -> columns of the current schema, read from the migrations themselves."""
+    conn = _connect(":memory:")
+    for version in range(1, SCHEMA_VERSION + 1):
+        conn.executescript(_MIGRATIONS[version])
+    out = {t: [c[1] for c in conn.execute(f"PRAGMA table_info({t})")]
+           for (t,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    conn.close()
+    return out
+
+
+MODES = ("create", "write", "read")
+
+
+class Store:
+    """Sessions and games in one SQLite file. Rows come back as plain dicts.
+
+    ``mode``: ``create`` (read-write, a missing file is made), ``write`` (read-write, a
+    missing file is not made) or ``read`` (read-only connection). Without ``create`` a
+    missing file reads as an empty database kept in memory. An existing file is checked
+    (``dbfile``, then ``quick_check`` and the schema under a read lock) before it is
+    opened for writing, so a file that is not a sessions database is never changed."""
+
+    def __init__(self, path: Path | str, mode: str = "create"):
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}")
         self.path = Path(path)
-        if self.path.exists() and self.path.is_dir():
-            raise StoreError(f"{self.path} is a folder, not a database file")
+        self.mode = mode
+        self.in_memory = False
+        if not self.path.exists() and not self.path.is_symlink():
+            if mode != "create":
+                self.in_memory = True
+                self.conn = _connect(":memory:")
+                self._migrate()
+                return
+            self._create()
+        self.conn = self._open_existing()
+
+    # -- opening --------------------------------------------------------------------
+
+    def _create(self) -> None:
+        def build(tmp: Path) -> None:
+            conn = _connect(str(tmp))
+            try:
+                self.conn = conn
+                self._migrate()
+            finally:
+                conn.close()
+
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+            dbfile.create_atomically(self.path, build)
         except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot create the session database {self.path}: {exc}") from exc
+
+    def _open_existing(self) -> sqlite3.Connection:
+        try:
+            detail = dbfile.problem(self.path)
+        except OSError as exc:
+            raise StoreError(f"cannot read the session database {self.path}: "
+                             f"{exc.strerror or exc}") from exc
+        if detail:
+            raise DamagedStore(damaged_message(self.path, detail))
+        if dbfile.hot_journal(self.path):
+            self._recover()
+        conn = self._checked_connection()
+        if self.mode == "read":
+            return conn
+        conn.close()
+        try:
+            conn = _connect(_uri(self.path, "rw"), uri=True)
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA synchronous = FULL")
+            self.conn = conn
+            self._migrate()
+        except sqlite3.Error as exc:
+            conn.close()
+            raise StoreError(f"cannot open the session database {self.path} for writing: "
+                             f"{exc}") from exc
+        except StoreError:
+            conn.close()
+            raise
+        return conn
+
+    def _recover(self) -> None:
+        """Let SQLite play back the journal of a writer that was killed (its own crash
+        recovery): the half-written game is dropped, the confirmed ones stay."""
+        try:
+            conn = _connect(_uri(self.path, "rw"), uri=True)
+            try:
+                conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            finally:
+                conn.close()
+        except sqlite3.Error as exc:
+            raise DamagedStore(damaged_message(self.path, f"crash recovery failed: {exc}")) from exc
+
+    def _checked_connection(self) -> sqlite3.Connection:
+        """A read-only connection to a file that passed every check, made under one read
+        lock so that no writer can be half-way a commit while the file is measured."""
+        try:
+            conn = _connect(_uri(self.path, "ro"), uri=True)
+        except sqlite3.Error as exc:
             raise StoreError(f"cannot open the session database {self.path}: {exc}") from exc
         try:
-            self.conn.execute("PRAGMA foreign_keys = ON")
-            self.conn.execute("PRAGMA synchronous = FULL")
-            check = self.conn.execute("PRAGMA quick_check").fetchone()[0]
-            if check != "ok":
-                raise StoreError(self._corrupt_message(check))
-            self._migrate()
+            conn.execute("BEGIN")
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            detail = dbfile.size_problem(self.path)
+            if detail is None:
+                check = conn.execute("PRAGMA quick_check").fetchone()[0]
+                detail = None if check == "ok" else check
+            if detail is None:
+                self.conn = conn
+                self._check_schema()
+            conn.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
-            self.conn.close()
-            raise StoreError(self._corrupt_message(str(exc))) from exc
-        except StoreError:
-            self.conn.close()
+            conn.close()
+            raise DamagedStore(damaged_message(self.path, str(exc))) from exc
+        except (StoreError, OSError):
+            conn.close()
             raise
+        if detail:
+            conn.close()
+            raise DamagedStore(damaged_message(self.path, detail))
+        return conn
 
-    def _corrupt_message(self, detail: str) -> str:
-        return (f"the session database {self.path} is damaged or not a database ({detail}); "
-                "it was left untouched. Keep a copy, and use --db with another path to start afresh.")
+    def _check_schema(self) -> None:
+        """schema_version and the tables of that version, column for column."""
+        tables = {row[0] for row in self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type='table'")}
+        if "schema_version" not in tables:
+            raise DamagedStore(f"{self.path} is a SQLite file of another program "
+                               "(no schema_version table); it was left untouched")
+        rows = self.conn.execute("SELECT version FROM schema_version").fetchall()
+        if len(rows) != 1 or not isinstance(rows[0][0], int) or rows[0][0] < 1:
+            raise DamagedStore(damaged_message(self.path, "its schema_version table is damaged"))
+        current = rows[0][0]
+        if current > SCHEMA_VERSION:
+            raise StoreError(f"{self.path} was written by a newer mjscore (schema {current}, "
+                             f"this version knows {SCHEMA_VERSION}); update mjscore")
+        if current == SCHEMA_VERSION:
+            for table, columns in _expected_columns().items():
+                found = [c[1] for c in self.conn.execute(f"PRAGMA table_info({table})")]
+                if found != columns:
+                    raise DamagedStore(damaged_message(
+                        self.path, f"table {table} is missing or has other columns"))
 
     def close(self) -> None:
         self.conn.close()
@@ -108,16 +246,9 @@ class Store:
     def _migrate(self) -> None:
         tables = {row[0] for row in self.conn.execute(
             "SELECT name FROM sqlite_master WHERE type='table'")}
-        if tables and "schema_version" not in tables:
-            raise StoreError(f"{self.path} is a SQLite file of another program "
-                             "(no schema_version table); it was left untouched")
         current = 0
         if "schema_version" in tables:
-            row = self.conn.execute("SELECT version FROM schema_version").fetchone()
-            current = row[0] if row else 0
-        if current > SCHEMA_VERSION:
-            raise StoreError(f"{self.path} was written by a newer mjscore (schema {current}, "
-                             f"this version knows {SCHEMA_VERSION}); update mjscore")
+            current = self.conn.execute("SELECT version FROM schema_version").fetchone()[0]
         for version in range(current + 1, SCHEMA_VERSION + 1):
             with self._write():
                 if version == 1:
@@ -129,7 +260,20 @@ class Store:
                 self.conn.execute("UPDATE schema_version SET version = ?", (version,))
 
     def schema_version(self) -> int:
-        return self.conn.execute("SELECT version FROM schema_version").fetchone()[0]
+        return self._one("SELECT version FROM schema_version")[0]
+
+    # -- reading --------------------------------------------------------------------
+
+    def _rows(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """Every row of a query; SQLite's complaints about the file become DamagedStore."""
+        try:
+            return self.conn.execute(sql, params).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise DamagedStore(damaged_message(self.path, str(exc))) from exc
+
+    def _one(self, sql: str, params: tuple = ()) -> tuple | None:
+        rows = self._rows(sql, params)
+        return rows[0] if rows else None
 
     # -- transactions ---------------------------------------------------------------
 
@@ -150,12 +294,16 @@ class Store:
         return session_id
 
     def session(self, session_id: int) -> dict | None:
-        row = self.conn.execute(
+        """The session row with its players and parsed setup and end; None when there is no
+        such session (also for an id SQLite cannot even hold)."""
+        if not SQLITE_INT_MIN <= session_id <= SQLITE_INT_MAX:
+            return None
+        row = self._one(
             "SELECT id, name, ruleset, created_at, setup_json, ended_at, end_json "
-            "FROM sessions WHERE id = ?", (session_id,)).fetchone()
+            "FROM sessions WHERE id = ?", (session_id,))
         if row is None:
             return None
-        players = [r[0] for r in self.conn.execute(
+        players = [r[0] for r in self._rows(
             "SELECT name FROM players WHERE session_id = ? ORDER BY position", (session_id,))]
         return {
             "id": row[0], "name": row[1], "ruleset": row[2], "created_at": row[3],
@@ -169,15 +317,14 @@ class Store:
         sql = "SELECT id FROM sessions"
         if open_only:
             sql += " WHERE ended_at IS NULL"
-        return [r[0] for r in self.conn.execute(sql + " ORDER BY id")]
+        return [r[0] for r in self._rows(sql + " ORDER BY id")]
 
     def sessions_named(self, name: str) -> list[int]:
-        return [r[0] for r in self.conn.execute(
+        return [r[0] for r in self._rows(
             "SELECT id FROM sessions WHERE name = ? ORDER BY id", (name,))]
 
     def game_count(self, session_id: int) -> int:
-        return self.conn.execute(
-            "SELECT COUNT(*) FROM games WHERE session_id = ?", (session_id,)).fetchone()[0]
+        return self._one("SELECT COUNT(*) FROM games WHERE session_id = ?", (session_id,))[0]
 
     def set_end(self, session_id: int, end: dict | None) -> None:
         """Mark a session finished (``end`` = how it ended) or open again (``None``)."""
@@ -190,7 +337,7 @@ class Store:
     # -- games ----------------------------------------------------------------------
 
     def games(self, session_id: int) -> list[dict]:
-        return [self._load(r[0], f"session {session_id} game {r[1]}") for r in self.conn.execute(
+        return [self._load(r[0], f"session {session_id} game {r[1]}") for r in self._rows(
             "SELECT record_json, number FROM games WHERE session_id = ? ORDER BY number",
             (session_id,))]
 
@@ -225,12 +372,13 @@ class Store:
             self.conn.execute("UPDATE sessions SET ended_at = NULL, end_json = NULL WHERE id = ?",
                               (session_id,))
 
-    @staticmethod
-    def _load(text: str, what: str) -> dict:
+    def _load(self, text: str, what: str):
+        """Parsed JSON of one stored document (its shape is checked by ``records``)."""
         try:
             return json.loads(text)
-        except (TypeError, json.JSONDecodeError) as exc:
-            raise StoreError(f"the stored data of {what} is damaged ({exc})") from exc
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise DamagedStore(damaged_message(self.path, f"the stored data of {what} is not "
+                                               f"JSON: {str(exc)[:80]}")) from exc
 
 
 class _Transaction:

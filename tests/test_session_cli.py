@@ -24,7 +24,7 @@ def db(tmp_path):
 def cli(db):
     runner = CliRunner()
 
-    def invoke(*args: str, ok: bool = True):
+    def invoke(*args: str, ok: bool = True, status: int = 1):
         result = runner.invoke(app, ["session", *args, "--db", str(db)])
         assert result.exception is None or isinstance(result.exception, SystemExit), \
             repr(result.exception)
@@ -32,7 +32,7 @@ def cli(db):
         if ok:
             assert result.exit_code == 0, result.output
         else:
-            assert result.exit_code == 1, result.output
+            assert result.exit_code == status, result.output
             assert result.stderr.startswith("error: ")
         return result
 
@@ -69,7 +69,7 @@ def test_corrupt_database_is_reported_and_kept(cli, db):
     db.write_bytes(garbage)
     for args in (["list"], ["show"], ["new", "--players", PLAYERS],
                  ["hand", "--draw"], ["export", "--csv"]):
-        result = cli(*args, ok=False)
+        result = cli(*args, ok=False, status=3)
         assert "damaged or not a database" in result.stderr
         assert str(db) in result.stderr
     assert db.read_bytes() == garbage
@@ -225,7 +225,7 @@ def test_one_game_in_full(cli):
 def test_database_path_that_is_a_folder(cli, tmp_path):
     runner = CliRunner()
     result = runner.invoke(app, ["session", "list", "--db", str(tmp_path)])
-    assert result.exit_code == 1 and "is a folder" in result.stderr
+    assert result.exit_code == 3 and "is a folder" in result.stderr
 
 
 def test_hand_prints_the_game_the_totals_and_the_next_seats(cli):
