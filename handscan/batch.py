@@ -96,7 +96,7 @@ def read_csv_records(text: str) -> list[tuple[int, dict | str]]:
             return out
         except csv.Error as exc:
             out.append((line + 1, f"cannot read this CSV line: {exc}"))
-            line = reader.line_num
+            line = max(reader.line_num, line + 1)            # the reader skips the rest of it
             continue
         out.append((line + 1, record))
         line = reader.line_num
