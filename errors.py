@@ -21,6 +21,7 @@ TOO_LARGE = "too_large"          # an upload or image over the limits
 UNSUPPORTED_TYPE = "unsupported_type"   # an upload that is not a JPEG, PNG or WebP
 FAILED = "failed"                # a part failed on good input (a bug or a model crash)
 CANNOT_WRITE = "cannot_write"    # an output file cannot be written
+TIMED_OUT = "timed_out"          # a client that stopped sending its request
 BAD_DATABASE = "bad_database"    # a session file that is damaged or not a sessions database (left untouched)
 
 # code -> (CLI exit status, HTTP status); a code not listed is an engine reason (REFUSED)
@@ -35,6 +36,7 @@ _STATUS: dict[str, tuple[int, int]] = {
     UNSUPPORTED_TYPE: (1, 415),
     FAILED: (1, 500),
     CANNOT_WRITE: (1, 500),
+    TIMED_OUT: (1, 408),
     BAD_DATABASE: (3, 503),
 }
 
@@ -117,4 +119,4 @@ def cli_command(func):
 
 __all__ = ["MjscoreError", "InputError", "NotFoundError", "UnavailableError", "FailedError", "WriteError",
            "exit_status", "http_status", "cli_exit", "cli_command", "CANNOT_WRITE", "BAD_INPUT", "SYNTAX", "REFUSED", "NOT_FOUND", "UNAVAILABLE",
-           "BAD_PHOTO", "TOO_LARGE", "UNSUPPORTED_TYPE", "FAILED", "BAD_DATABASE"]
+           "BAD_PHOTO", "TOO_LARGE", "UNSUPPORTED_TYPE", "FAILED", "BAD_DATABASE", "TIMED_OUT"]

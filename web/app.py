@@ -7,17 +7,20 @@ the server (unexpected exceptions become a 500 answer)."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
 from pathlib import Path
 from typing import Literal
 
 from fastapi import FastAPI, File, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from ..errors import TOO_LARGE, MjscoreError, http_status
+from ..errors import TIMED_OUT, TOO_LARGE, InputError, MjscoreError, http_status
 from ..scoring.config import RULESETS, SPECIALS, WIN_TYPES, WIND_NAMES
 from .photo import MAX_UPLOAD_BYTES, PhotoError, size_text
 from .services import Context, Recognize, WebServices
@@ -77,22 +80,51 @@ class GameIn(BaseModel):
     scores: dict[str, int] = Field({}, description="other players' scores counted at the table")
 
 
-def _error_response(exc: MjscoreError) -> JSONResponse:
+class SafeJSONResponse(JSONResponse):
+    """JSON as FastAPI writes it, but text that is not valid Unicode (a lone surrogate sent
+    as ``\\ud800`` and echoed in a message) is escaped instead of failing the answer."""
+
+    def render(self, content) -> bytes:
+        try:
+            return super().render(content)
+        except UnicodeEncodeError:
+            return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii")
+
+
+def _error_response(exc: MjscoreError, headers: dict | None = None) -> JSONResponse:
     """Every known error leaves as ``{"detail": message}`` with the status of its code."""
-    return JSONResponse({"detail": str(exc)}, status_code=http_status(exc))
+    return SafeJSONResponse({"detail": str(exc)}, status_code=http_status(exc), headers=headers)
+
+
+def _validation_details(exc: RequestValidationError) -> list[dict]:
+    """FastAPI's list of what is wrong, without the rejected input (which can be any bytes)."""
+    return [{"loc": [p if isinstance(p, int) else str(p) for p in e.get("loc", ())],
+             "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))} for e in exc.errors()]
 
 
 BODY_SLACK = 64 * 1024        # multipart headers and boundaries around the photo
 
 
+class BodyTimeout(InputError):
+    """The client stopped sending its body (HTTP 408)."""
+
+    code = TIMED_OUT
+
+
+BODY_IDLE_SECONDS = 5.0      # a body that stops arriving for this long is answered 408
+
+
 class LimitBody:
     """ASGI middleware: refuse a request body over ``max_bytes``, from its Content-Length
     before reading anything, or while reading it when it comes chunked (no length), so an
-    oversized upload is never parsed or spooled in full."""
+    oversized upload is never parsed or spooled in full; and answer 408 (connection
+    closed) when the body stops coming for ``idle_seconds``, so a client that sends less
+    than its Content-Length cannot hold a worker."""
 
-    def __init__(self, app, max_bytes: int):
+    def __init__(self, app, max_bytes: int, idle_seconds: float = BODY_IDLE_SECONDS):
         self.app = app
         self.max_bytes = max_bytes
+        self.idle_seconds = idle_seconds
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -103,20 +135,33 @@ class LimitBody:
             return await _error_response(PhotoError(TOO_LARGE, message))(scope, receive, send)
         seen = 0
         refused = False
+        complete = False
+
+        async def refuse(error: MjscoreError, headers: dict | None = None):
+            # answer now; the app sees the client gone and its own answer is dropped
+            nonlocal refused
+            refused = True
+            await _error_response(error, headers)(scope, receive, send)
+            return {"type": "http.disconnect"}
 
         async def limited_receive():
-            nonlocal seen, refused
+            nonlocal seen, complete
             if refused:
                 return {"type": "http.disconnect"}
-            message = await receive()
+            if complete:
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), self.idle_seconds)
+            except asyncio.TimeoutError:
+                return await refuse(BodyTimeout(f"the request body stopped arriving (nothing for "
+                                                f"{self.idle_seconds:g} s); send all of it"),
+                                    {"Connection": "close"})
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
+                complete = not message.get("more_body", False)
                 if seen > self.max_bytes:
-                    # answer 413 now; the app sees the client gone and its answer is dropped
-                    refused = True
                     text = f"the upload is over {size_text(self.max_bytes)}; at most that is accepted"
-                    await _error_response(PhotoError(TOO_LARGE, text))(scope, receive, send)
-                    return {"type": "http.disconnect"}
+                    return await refuse(PhotoError(TOO_LARGE, text))
             return message
 
         async def guarded_send(message):
@@ -127,10 +172,11 @@ class LimitBody:
 
 
 def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None = None,
-               max_upload_bytes: int = MAX_UPLOAD_BYTES) -> FastAPI:
+               max_upload_bytes: int = MAX_UPLOAD_BYTES,
+               body_idle_seconds: float = BODY_IDLE_SECONDS) -> FastAPI:
     """The app. ``recognize`` replaces the shipped recognizer (rgb -> list[TileRead])."""
     services = WebServices(recognize=recognize, db_path=db_path)
-    app = FastAPI(title="mjscore", version="0.1.0",
+    app = FastAPI(title="mjscore", version="0.1.0", default_response_class=SafeJSONResponse,
                   description="Score a mahjong hand from a photo: scan, correct, score, keep a session.")
     app.state.services = services
 
@@ -138,12 +184,18 @@ def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None
     async def _known_error(_request: Request, exc: MjscoreError):
         return _error_response(exc)
 
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError):
+        return SafeJSONResponse({"detail": _validation_details(exc)}, status_code=422)
+
     @app.exception_handler(Exception)
     async def _unexpected(_request: Request, exc: Exception):
-        log.exception("unexpected error")
-        return JSONResponse({"detail": f"internal error: {type(exc).__name__}: {exc}"}, status_code=500)
+        log.exception("unexpected error")          # the details go to the log, never to the client
+        return SafeJSONResponse({"detail": "internal error (the server log has the details)"},
+                                status_code=500)
 
-    app.add_middleware(LimitBody, max_bytes=max_upload_bytes + BODY_SLACK)
+    app.add_middleware(LimitBody, max_bytes=max_upload_bytes + BODY_SLACK,
+                       idle_seconds=body_idle_seconds)
 
     @app.middleware("http")
     async def _headers(request: Request, call_next):

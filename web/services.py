@@ -134,33 +134,35 @@ class WebServices:
 
     # ------------------------------------------------------------------ sessions
 
-    def _book(self):
-        from ..match.session import MatchBook
-        from ..match.store import Store, default_db_path
+    def _session_call(self, mode: str, func):
+        """One book call at a time, the database opened in ``mode`` (``match.store.Store``:
+        read, write, or create for a new session) and closed after it; errors pass through
+        typed (a damaged file is 503 and stays as it is)."""
+        from ..match.session import open_book
+        from ..match.store import default_db_path
 
-        return MatchBook(Store(self._db_path or default_db_path()))
-
-    def _session_call(self, func):
-        """One book call at a time, the database closed after it (errors pass through typed)."""
         with self._session_lock:
-            book = self._book()
+            book = open_book(self._db_path or default_db_path(), mode)
             try:
                 return func(book)
             finally:
                 book.store.close()
 
     def list_sessions(self, open_only: bool = True) -> list[dict]:
-        return self._session_call(lambda book: [session_json(v) for v in book.list_sessions()
+        return self._session_call("read", lambda book: [session_json(v) for v in book.list_sessions()
                                                 if not (open_only and v.finished)])
 
     def get_session(self, session_id: int) -> dict:
-        return self._session_call(lambda book: session_json(book.view(session_id)))
+        return self._session_call("read", lambda book: session_json(book.view(session_id)))
 
     def new_session(self, players: list[str], ruleset: str, name: str | None = None) -> dict:
         if ruleset == "riichi":
             raise InputError("riichi sessions are kept with `mjscore session` (han/fu); "
                              "the page scores nts and nts-app hands")
-        return self._session_call(lambda book: session_json(book.new_session(players, ruleset, name)))
+        from ..match.session import check_new_session
+
+        check_new_session(players, ruleset, None, name)          # before the file is made
+        return self._session_call("create", lambda book: session_json(book.new_session(players, ruleset, name)))
 
     def add_game(self, session_id: int, *, winner: str, hand: str, win_type: str,
                  seat: str | None = None, special: Sequence[str] = (), discarder: str | None = None,
@@ -191,7 +193,7 @@ class WebServices:
             record = book.add_game(view.id, game)
             return {"game": _game_json(record), "session": session_json(book.view(view.id))}
 
-        return self._session_call(add)
+        return self._session_call("write", add)
 
 
 # ---------------------------------------------------------------------- JSON helpers
