@@ -167,7 +167,7 @@ class Store:
             conn.execute("PRAGMA synchronous = FULL")
             self.conn = conn
             self._migrate()
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             conn.close()
             raise StoreError(f"cannot open the session database {self.path} for writing: "
                              f"{exc}") from exc
@@ -185,7 +185,7 @@ class Store:
                 conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
             finally:
                 conn.close()
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             raise DamagedStore(damaged_message(self.path, f"crash recovery failed: {exc}")) from exc
 
     def _checked_connection(self) -> sqlite3.Connection:
@@ -206,7 +206,7 @@ class Store:
                 self.conn = conn
                 self._check_schema()
             conn.execute("COMMIT")
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             conn.close()
             raise DamagedStore(damaged_message(self.path, str(exc))) from exc
         except (StoreError, OSError):
@@ -268,7 +268,7 @@ class Store:
         """Every row of a query; SQLite's complaints about the file become DamagedStore."""
         try:
             return self.conn.execute(sql, params).fetchall()
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             raise DamagedStore(damaged_message(self.path, str(exc))) from exc
 
     def _one(self, sql: str, params: tuple = ()) -> tuple | None:
