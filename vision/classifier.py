@@ -19,6 +19,7 @@ from .kinds import KINDS
 class KindRead:
     probs: np.ndarray          # 43 kind probabilities
     orient: np.ndarray         # 4 probabilities: face turned 0/90/180/270 deg CCW
+    embedding: np.ndarray | None = None   # turns x 256 neck features, when asked for (taught sets)
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
@@ -27,13 +28,24 @@ def _softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def classify_crops(crops: np.ndarray, batch: int = 64) -> list[KindRead]:
-    """Kind and orientation probabilities for N x S x S x 3 uint8 crops (S = ``crop_size``)."""
+OUTPUTS = ["kind_logits", "orient_logits"]
+EMBEDDING = "embedding"      # the neck features both heads read (vision/training/add_embedding.py)
+
+
+def classify_crops(crops: np.ndarray, batch: int = 64, embed: bool = False) -> list[KindRead]:
+    """Kind and orientation probabilities for N x S x S x 3 uint8 crops (S = ``crop_size``);
+    with ``embed`` also each crop's embedding (1 x 256), which taught sets are learned on."""
     sess = models.session(models.CLASSIFIER)
+    names = OUTPUTS + [EMBEDDING] if embed else OUTPUTS
+    if embed and EMBEDDING not in {o.name for o in sess.get_outputs()}:
+        from ..errors import UnavailableError
+        raise UnavailableError("the crop classifier has no embedding output, which taught sets need "
+                               "(python -m mjscore.vision.training.add_embedding models/tile_classifier.onnx)")
     out = []
     for i in range(0, len(crops), batch):
-        kl, ol = sess.run(None, {"crops": to_tensor(crops[i:i + batch])})
-        out += [KindRead(p, o) for p, o in zip(_softmax(kl), _softmax(ol))]
+        res = sess.run(names, {"crops": to_tensor(crops[i:i + batch])})
+        emb = res[2][:, None] if embed else [None] * len(res[0])
+        out += [KindRead(p, o, e) for p, o, e in zip(_softmax(res[0]), _softmax(res[1]), emb)]
     return out
 
 
@@ -44,22 +56,24 @@ def _crops(rgb: np.ndarray, boxes) -> np.ndarray:
     return np.stack([square_crop(rgb, b, size, context) for b in boxes])
 
 
-def classify_boxes(rgb: np.ndarray, boxes, turns: int | None = None) -> list[KindRead]:
+def classify_boxes(rgb: np.ndarray, boxes, turns: int | None = None, embed: bool = False) -> list[KindRead]:
     """Classify each box's crop. With ``turns`` = 2 or 4 the crop is also classified turned by
     180 (and 90, 270) degrees and the kind probabilities averaged (test-time augmentation);
-    the orientation read of each turned copy is turned back before averaging."""
+    the orientation read of each turned copy is turned back before averaging. With ``embed``
+    each read keeps the embeddings of its turned copies (turns x 256)."""
     if not len(boxes):
         return []
     turns = turns or models.settings().get("cls_turns", 1)
     crops = _crops(rgb, boxes)
     ks = {1: [0], 2: [0, 2], 4: [0, 1, 2, 3]}[turns]
-    reads = [classify_crops(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2)))) for k in ks]
+    reads = [classify_crops(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))), embed=embed) for k in ks]
     out = []
     for i in range(len(boxes)):
         probs = np.mean([r[i].probs for r in reads], axis=0)
         # a copy turned k quarter turns CCW shows the face at (angle + k): roll back by k
         orient = np.mean([np.roll(r[i].orient, -k) for r, k in zip(reads, ks)], axis=0)
-        out.append(KindRead(probs, orient))
+        emb = np.concatenate([r[i].embedding for r in reads]) if embed else None
+        out.append(KindRead(probs, orient, emb))
     return out
 
 

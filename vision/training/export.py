@@ -70,6 +70,8 @@ def main() -> None:
         _export(torch, m, torch.zeros(1, 3, crop, crop), args.out / "tile_classifier.onnx",
                 "crops", ["kind_logits", "orient_logits"], {"crops": {0: "n"}, "kind_logits": {0: "n"},
                                                               "orient_logits": {0: "n"}})
+        from .add_embedding import add_embedding_output      # taught sets read the neck (vision/teach.py)
+        print(add_embedding_output(args.out / "tile_classifier.onnx"))
         print("classifier", sha256(args.out / "tile_classifier.onnx"))
     if "det" in wanted:
         ck = torch.load(args.det, weights_only=False)
