@@ -87,8 +87,11 @@ def _to_8bit(img):
 
 
 def _to_rgb(img):
-    """Any decoded mode as RGB; CMYK through its embedded ICC profile where there is one."""
+    """Any decoded mode as RGB; CMYK through its embedded ICC profile where there is one.
+    An RGB image is returned as it is (no copy)."""
     img = _to_8bit(img)
+    if img.mode == "RGB":
+        return img
     if img.mode == "CMYK" and img.info.get("icc_profile"):
         try:
             import io
@@ -102,13 +105,38 @@ def _to_rgb(img):
     return img.convert("RGB")
 
 
+def _scaled_down(img, work_long_side: int):
+    """An image over 2 x ``work_long_side`` scaled to ``work_long_side``, in its own mode
+    (before any conversion or turn, so a big PNG is never copied at full size); 1-bit and
+    palette images first become grey / RGB, which Pillow can resize smoothly."""
+    from PIL import Image
+
+    if max(img.size) <= work_long_side * 2:
+        return img
+    if img.mode == "1":
+        img = img.convert("L")
+    elif img.mode == "P":
+        img = img.convert("RGBA" if "transparency" in img.info else "RGB")
+    r = work_long_side / max(img.size)
+    return img.resize((max(1, round(img.size[0] * r)), max(1, round(img.size[1] * r))), Image.Resampling.BILINEAR)
+
+
+def _turns() -> dict:
+    from PIL import Image
+
+    t = Image.Transpose
+    return {2: t.FLIP_LEFT_RIGHT, 3: t.ROTATE_180, 4: t.FLIP_TOP_BOTTOM, 5: t.TRANSPOSE,
+            6: t.ROTATE_270, 7: t.TRANSVERSE, 8: t.ROTATE_90}
+
+
+_TURNS = _turns()                # EXIF orientation -> the turn that makes the image upright
+
+
 def decode_upright_rgb(img, work_long_side: int = WORK_LONG_SIDE):
     """Decode an opened PIL image as EXIF-upright 8-bit RGB; a big JPEG is decoded downscaled
     from the DCT (``Image.draft``), any other image over 2 x ``work_long_side`` is scaled down
-    after decoding. Returns ``(rgb PIL image, upright full width, upright full height)``.
+    right after decoding. Returns ``(rgb PIL image, upright full width, upright full height)``.
     Callers check the header size first (:func:`size_problem`)."""
-    from PIL import Image, ImageOps
-
     w0, h0 = img.size
     if img.format == "JPEG" and max(w0, h0) > work_long_side:
         r = work_long_side / max(w0, h0)
@@ -116,13 +144,10 @@ def decode_upright_rgb(img, work_long_side: int = WORK_LONG_SIDE):
         # for a zero-pixel draft and divided by zero
         img.draft("RGB", (max(int(w0 * r), min(w0, MIN_SIDE)), max(int(h0 * r), min(h0, MIN_SIDE))))
     orientation = img.getexif().get(0x0112, 1)
-    img = ImageOps.exif_transpose(img)
     img.load()
-    rgb = _to_rgb(img)
-    if max(rgb.size) > work_long_side * 2:            # PNG/WebP/HEIC or a small-draft JPEG
-        r = work_long_side / max(rgb.size)
-        rgb = rgb.resize((max(1, round(rgb.size[0] * r)), max(1, round(rgb.size[1] * r))),
-                         Image.Resampling.BILINEAR)
+    img = _to_8bit(_scaled_down(img, work_long_side))
+    turn = _TURNS.get(orientation)                   # as ImageOps.exif_transpose, on the small image
+    rgb = _to_rgb(img.transpose(turn) if turn is not None else img)
     upright_w, upright_h = (h0, w0) if orientation in (5, 6, 7, 8) else (w0, h0)
     return rgb, upright_w, upright_h
 
