@@ -199,16 +199,12 @@ def mutate_request(rnd: random.Random, req):
     return req
 
 
-def requests(rnd: random.Random, n: int) -> list:
-    out = []
-    for _ in range(n):
-        if rnd.random() < 0.1:
-            out.append(random_value(rnd))
-            continue
-        case = rnd.choice(CASES)
-        req = {**copy.deepcopy(case["input"]), "ruleset": case["ruleset"]}
-        out.append(mutate_request(rnd, req))
-    return out
+def one_request(rnd: random.Random):
+    """A worked case's request mutated (nine in ten) or any JSON value."""
+    if rnd.random() < 0.1:
+        return random_value(rnd)
+    case = rnd.choice(CASES)
+    return mutate_request(rnd, {**copy.deepcopy(case["input"]), "ruleset": case["ruleset"]})
 
 
 def materialize(tree):
@@ -373,37 +369,38 @@ def run(count: int, n_requests: int, n_subprocess: int, seed: int) -> Findings:
     t0 = time.perf_counter()
     parsed = [check_notation(t, found) for t in texts]
     print(f"notation API: {count} in {time.perf_counter() - t0:.1f} s")
-    trees = requests(rnd, n_requests)
-    t0 = time.perf_counter()
-    for tree in trees:
-        check_request(materialize(tree), found)
-    print(f"request API: {n_requests} in {time.perf_counter() - t0:.1f} s")
     t0 = time.perf_counter()
     for text, ok in zip(texts, parsed):
         cli_in_process(runner, *_notation_args(text, ok), found, "cli notation")
     print(f"notation CLI in-process: {count} in {time.perf_counter() - t0:.1f} s")
     with tempfile.TemporaryDirectory() as tmp:
-        files = []
+        files, keep_every = [], max(1, n_requests // max(1, n_subprocess))
         t0 = time.perf_counter()
-        for i, tree in enumerate(trees):
+        for i in range(n_requests):                  # one at a time: a deep tree is megabytes
+            tree = one_request(rnd)
+            check_request(materialize(tree), found)
             text = _text_of(tree)
             if rnd.random() < 0.1:                                   # unreadable JSON
                 text = text[:rnd.randint(0, len(text))] if rnd.random() < 0.7 else random_text(rnd)
-            path = Path(tmp) / f"r{i}.json"
-            path.write_text(_argv_safe(text), encoding="utf-8")
-            want = _json_want(_argv_safe(text))
-            files.append((str(path), want))
+            text = _argv_safe(text)
+            want = _json_want(text)
             if i % 10 == 0:
-                cli_in_process(runner, ["score", "--json", "-"], want, found, "cli json stdin", stdin=_argv_safe(text))
+                cli_in_process(runner, ["score", "--json", "-"], want, found, "cli json stdin", stdin=text)
+                continue
+            path = Path(tmp) / f"r{i}.json"
+            path.write_text(text, encoding="utf-8")
+            cli_in_process(runner, ["score", "--json", str(path)], want, found, "cli json file")
+            if i % keep_every == keep_every - 1:
+                files.append((str(path), want))
             else:
-                cli_in_process(runner, ["score", "--json", str(path)], want, found, "cli json file")
+                path.unlink()
         for name, want in ((tmp, {2}), (str(Path(tmp) / "missing.json"), {2}), (str(Path(tmp) / "no" / "x"), {2})):
             cli_in_process(runner, ["score", "--json", name], want, found, "cli json path")
-        print(f"request CLI in-process: {n_requests} in {time.perf_counter() - t0:.1f} s")
+        print(f"requests API and CLI in-process: {n_requests} in {time.perf_counter() - t0:.1f} s")
         t0 = time.perf_counter()
         jobs = []
         for k in range(n_subprocess):
-            if k % 2:
+            if k % 2 or not files:
                 text = _argv_safe(rnd.choice(texts))
                 jobs.append((*_notation_args(text, check_notation(text, Findings())), "subprocess notation"))
             else:

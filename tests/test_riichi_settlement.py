@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mjscore.scoring import score_request
 from mjscore.scoring.riichi import RiichiInputError, settle_riichi_request, settlement_lines
 
 CASES_FILE = Path(__file__).parent / "data" / "cases.json"
@@ -276,6 +277,28 @@ def test_invalid_input_names_the_field(request_, field):
         settle_riichi_request(request_)
     assert error.value.field == field
     assert str(error.value).startswith(f"{field}: ")
+    if isinstance(request_, dict) and "ruleset" not in request_:           # the JSON contract answers
+        assert score_request({"ruleset": "riichi-settlement", **request_}) == {
+            "valid": False, "reason": error.value.code, "message": str(error.value), "field": field}
+
+
+@pytest.mark.parametrize("request_, reason, message", [
+    ({"result": {"type": "ron", "discarder": "W", "winners": [{"seat": "W", "han": 1, "fu": 30}]}},
+     "impossible_result", "result.winners[0].seat: W cannot win on his own discard"),
+    ({"result": {"type": "ron", "discarder": "W", "winners": [{"seat": "S", "han": 2, "fu": 20}]}},
+     "impossible_result", "result.winners[0].fu: 20 fu only occurs on a tsumo (pinfu); a ron is at least "
+                          "30 fu (seven pairs 25)"),
+    ({"riichi_declared": ["W"], "result": {"type": "draw", "tenpai": ["E"]}},
+     "impossible_result", "result.tenpai: W declared riichi but is not tenpai; a noten riichi at the draw is a chombo"),
+    ({"honba": 10 ** 5000, "result": {"type": "chombo", "offender": "E"}},
+     "syntax", "honba: <a number of 16610 bits> is more than 1000000000"),
+    ({"game_end": {"scores": {"E": float("inf"), "S": 2, "W": 3, "N": 4}, "pot": 0}},
+     "syntax", "game_end.scores.E: inf is not a number from -1000000000 to 1000000000"),
+    ({"result": {"type": [[[["ron"]]]]}}, "syntax", "result.type: [[[[...]]]] is not one of ron, tsumo, draw, chombo"),
+])
+def test_refusals_say_whether_the_request_is_malformed_or_cannot_happen(request_, reason, message):
+    assert score_request({"ruleset": "riichi-settlement", **request_}) == {
+        "valid": False, "reason": reason, "message": message, "field": message.split(":")[0]}
 
 
 # -- explanation -------------------------------------------------------------------------

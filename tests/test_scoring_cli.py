@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from mjscore.cli import app
@@ -120,3 +121,50 @@ def test_winds_are_read_in_english_or_dutch_the_same_everywhere():
     assert [wind_code(t) for t in ("e", " South ", "Oost", "O", "Z", "noord", "W")] == ["E", "S", "E", "E", "S", "N", "W"]
     assert wind_code("Q") is None and wind_code("") is None
     assert parse_wind("zuid", "seat") == "S"
+
+
+# -- bad input at the edges (issue 14) -------------------------------------------------------
+
+def test_a_digit_that_is_not_ascii_gets_a_caret_and_exit_2():
+    result = run("12𝟙s 345m", "--seat", "E", "--wind", "S")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == ["error: tile numbers are the plain digits 1 to 9",
+                                          "  12𝟙s 345m", "    ^"]
+
+
+def test_json_of_a_folder_or_a_missing_file_is_a_clear_error(tmp_path):
+    folder = run("--json", str(tmp_path))
+    assert folder.exit_code == 2 and folder.stderr == f"error: {tmp_path} is a folder, not a request file\n"
+    missing = run("--json", str(tmp_path / "request.json"))
+    assert missing.exit_code == 2 and missing.stderr == f"error: no such file: {tmp_path / 'request.json'}\n"
+    hand = run("--json", "[RRR] 234m 678p 555s 1s", "--seat", "E", "--wind", "S")   # notation stays notation
+    assert hand.exit_code == 0 and json.loads(hand.stdout)["final"] == 16
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[" * 100_000 + "]" * 100_000, "is nested too deeply to be a request"),
+    ('{"ruleset": "nts", "config": {"limit": 1' + "0" * 5000 + "}}", "holds a number too long"),
+])
+def test_json_too_deep_or_with_a_huge_number_exits_2(text, message):
+    result = run("--json", "-", stdin=text)
+    assert result.exit_code == 2 and message in result.stderr and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("request_, reason, status", [
+    ({"ruleset": "nts", "config": [1], "prevailing_wind": "E", "hand": {}}, "syntax", 2),
+    ({"ruleset": "riichi-settlement", "result": {"type": "draw", "tenpai": "E"}}, "syntax", 2),
+    ({"ruleset": "riichi-settlement", "result": {"type": "ron", "discarder": "E",
+                                                "winners": [{"seat": "E", "han": 1, "fu": 30}]}},
+     "impossible_result", 1),
+])
+def test_a_refused_request_exits_by_its_reason(request_, reason, status):
+    result = run("--json", "-", stdin=json.dumps(request_))
+    assert result.exit_code == status
+    assert json.loads(result.stdout)["reason"] == reason
+
+
+def test_a_lone_surrogate_quoted_back_stays_valid_json():
+    request_ = '{"ruleset": "nts", "prevailing_wind": "E", "hand": {"seat_wind": "E", "concealed": "\\ud800"}}'
+    result = run("--json", "-", stdin=request_)
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["text"] == "\ud800"

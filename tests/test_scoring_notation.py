@@ -72,6 +72,11 @@ def test_format_writes_readable_blocks():
     ("RRR 0m", "0", 4),                      # no tile 0
     ("RRR +f1", "f1", 5),                    # bonus tile cannot be the winning tile
     ("[] RRR", "[]", 0),                     # empty group
+    ("RRR 1²m", "²", 5),                     # only ASCII digits are tile numbers (issue 14) ...
+    ("١٢٣m RRR", "١", 0),                    # ... not Arabic-Indic,
+    ("①23p", "①", 0),                        # circled,
+    ("12𝟙s", "𝟙", 2),                        # mathematical
+    ("4５6m", "５", 1),                       # or full-width digits
 ])
 def test_errors_name_the_token_and_its_position(text, token, position):
     with pytest.raises(NotationError) as info:
