@@ -9,7 +9,8 @@ A request is a cases.json ``input`` object plus ``"ruleset"``:
 - ``ruleset: "riichi-settlement"`` goes to ``scoring.riichi.settle_riichi_request``.
 
 Invalid requests answer ``{"valid": false, "reason": <§3 code>, "message": ...}``; malformed
-JSON shapes (wrong types, unknown keys or values) are reported with reason ``syntax``."""
+JSON shapes (wrong types, unknown keys or values, at any depth) are reported with reason
+``syntax``, riichi refusals with their code and ``field``. No request makes it raise."""
 
 from __future__ import annotations
 

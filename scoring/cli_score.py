@@ -5,9 +5,10 @@
     mjscore score --json request.json        (or - for stdin; any request of cases.json form)
 
 Exit status: 0 valid hand / answer; 1 the engine refused the hand (the answer says why);
-2 bad input: notation errors (with a caret under the token), unreadable JSON, bad options
-(the exit status of the error's code, ``mjscore.errors.exit_status``). Problems are one
-clear message, never a traceback."""
+2 bad input: notation errors (with a caret under the token), unreadable JSON, a request
+answered with reason ``syntax``, bad options (the exit status of the error's or the
+answer's code, ``mjscore.errors.exit_status``). Problems are one clear message, never a
+traceback."""
 
 from __future__ import annotations
 
