@@ -228,8 +228,20 @@ def run_job(job: Job, recognizer: str | None = None, threshold: float = 0.6) -> 
     return row
 
 
-def _limit_threads(threads: int) -> None:
+def _init_worker(threads: int) -> None:
+    """A worker's share of the cores, and its end when the batch is killed (SIGKILL leaves
+    the workers orphaned, waiting on a queue that never closes: they would linger)."""
+    import threading
+
     os.environ["MJSCORE_ORT_THREADS"] = str(threads)
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _worker(args):
@@ -375,7 +387,7 @@ def run_batch(jobs: list[Job], sink: ResultSink, *, workers: int = 1, recognizer
         # each worker's onnxruntime gets its share of the cores, not all of them (on 2 cores two
         # workers with 2 threads each ran at 260 photos/min against 400 for one worker)
         threads = max(1, (os.cpu_count() or 1) // workers)
-        with ProcessPoolExecutor(max_workers=workers, initializer=_limit_threads, initargs=(threads,)) as pool:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(threads,)) as pool:
             futures = {pool.submit(_worker, (job, recognizer, threshold)): job for job in todo}
             for fut in as_completed(futures):
                 job = futures[fut]

@@ -69,18 +69,42 @@ def _check(rows: list[dict], good: int, bad: int) -> None:
     assert ("g00.jpg", "E") in seats and ("g00.jpg", "S") in seats        # the duplicate with another context
 
 
+def _children(pid: int) -> list[int]:
+    """Child processes of ``pid`` (from /proc; none where there is no /proc)."""
+    found = []
+    for stat_file in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat_file.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat_file.parent.name))
+        except (OSError, ValueError, IndexError):
+            pass
+    return found
+
+
+def _gone(pids: list[int], seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while pids and time.monotonic() < deadline:
+        pids = [p for p in pids if Path(f"/proc/{p}").exists()
+                and Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"]
+        time.sleep(0.1)
+    assert not pids, f"workers {pids} still running after the batch was killed"
+
+
 def test_sixty_rows_ten_percent_bad_killed_and_resumed(tmp_path):
     manifest, good, bad = _manifest(tmp_path)
     out = tmp_path / "results.csv"
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).parent) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    cmd = [sys.executable, "-m", "mjscore.cli", "batch", str(manifest), "--out", str(out),
+    cmd = [sys.executable, "-m", "mjscore.cli", "batch", str(manifest), "--out", str(out), "--jobs", "2",
            "--recognizer", "test_batch_support:recognize_slowly"]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not out.exists() or len(_read(out)) < 15):
         time.sleep(0.02)
+    workers = _children(proc.pid)
+    assert workers or not Path("/proc").exists()
     proc.send_signal(signal.SIGKILL)
     proc.wait()
+    _gone(workers)                                                      # the workers end with it
     done_before = len(_read(out))
     assert 15 <= done_before < good + bad                               # killed mid-run
     again = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
