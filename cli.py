@@ -11,7 +11,7 @@ import typer
 from .handscan import cli_scan
 from .match import cli_session
 from .scoring import cli_score
-from .vision import cli_eval
+from .vision import cli_eval, cli_teach
 from .web import cli_serve
 
 app = typer.Typer(
@@ -21,7 +21,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for _commands in (cli_score, cli_scan, cli_eval, cli_session, cli_serve):
+for _commands in (cli_score, cli_scan, cli_eval, cli_teach, cli_session, cli_serve):
     _commands.register(app)
 
 if __name__ == "__main__":

@@ -14,10 +14,11 @@ from .errors import ImageError
 from .types import PhotoRead, TileRead
 
 
-def detect_and_classify(rgb: np.ndarray, timing: dict | None = None):
+def detect_and_classify(rgb: np.ndarray, timing: dict | None = None, embed: bool = False):
     """The raw reading of a photo: the view the tiles were found in (its detections, with
     uncalibrated scores) and the classifier's read of each. The recognizer builds its tiles
-    from these; the calibration fit (vision.training.fit_calibration) needs them as they are."""
+    from these; the calibration fit (vision.training.fit_calibration) needs them as they are.
+    With ``embed`` each read keeps its embeddings (what a taught set reads, vision.teach)."""
     from .classifier import classify_boxes, read_confidence
     from .detector import detect_any_aspect
 
@@ -25,15 +26,15 @@ def detect_and_classify(rgb: np.ndarray, timing: dict | None = None):
     view = detect_any_aspect(rgb, tile_likeness=read_confidence)
     t1 = time.perf_counter()
     # read the tiles where they were found: in a squeezed view a stretched tile is tile-shaped again
-    reads = classify_boxes(view.rgb, [d.box for d in view.detections])
-    view, reads = with_row_supported(view, reads)
+    reads = classify_boxes(view.rgb, [d.box for d in view.detections], embed=embed)
+    view, reads = with_row_supported(view, reads, embed)
     if timing is not None:
         timing["detect"] = (t1 - t0) * 1000
         timing["classify"] = (time.perf_counter() - t1) * 1000
     return view, reads
 
 
-def with_row_supported(view, reads: list):
+def with_row_supported(view, reads: list, embed: bool = False):
     """The view and reads with the weak peaks added that continue a row of found tiles and
     read as faceless tiles (``weak_min_probability`` in recognizer.json; see vision.row_support
     for why). Each weak box is read once; the reads of those kept are reused."""
@@ -48,7 +49,7 @@ def with_row_supported(view, reads: list):
     weak_reads = {}
 
     def read(boxes):
-        for box, r in zip(boxes, classify_boxes(view.rgb, boxes)):
+        for box, r in zip(boxes, classify_boxes(view.rgb, boxes, embed=embed)):
             weak_reads[box] = r
         return [ranked(weak_reads[box])[0] for box in boxes]
 
@@ -59,11 +60,19 @@ def with_row_supported(view, reads: list):
     return view, reads + [weak_reads[weak_boxes[i]] for i in kept]
 
 
-def _read_tiles(rgb: np.ndarray, timing: dict) -> list[TileRead]:
+def _read_tiles(rgb: np.ndarray, timing: dict, tile_set=None) -> list[TileRead]:
+    view, reads = detect_and_classify(rgb, timing, embed=tile_set is not None)
+    if tile_set is not None:
+        from .set_support import read_with_set
+        return read_with_set(view, reads, tile_set)
+    return tiles_from_reads(view, reads)
+
+
+def tiles_from_reads(view, reads: list) -> list[TileRead]:
+    """The calibrated tiles, in reading order, of a view's detections and their reads."""
     from .calibration import sharpened, tile_probability
     from .classifier import angle_for, ranked
 
-    view, reads = detect_and_classify(rgb, timing)
     dets = view.detections
     cfg = models.settings()
     platt, temperature = cfg.get("det_calibration"), cfg.get("cls_temperature")
@@ -80,8 +89,9 @@ def _read_tiles(rgb: np.ndarray, timing: dict) -> list[TileRead]:
     return tiles
 
 
-def recognize_image(rgb: np.ndarray) -> list[TileRead]:
-    """Tiles in an RGB uint8 H x W x 3 array (boxes in its pixels)."""
+def recognize_image(rgb: np.ndarray, tile_set=None) -> list[TileRead]:
+    """Tiles in an RGB uint8 H x W x 3 array (boxes in its pixels); ``tile_set``: a taught
+    set's name or :class:`vision.sets.TaughtSet` to read with (``mjscore teach``)."""
     rgb = np.asarray(rgb)
     if rgb.ndim == 2:
         rgb = np.repeat(rgb[..., None], 3, axis=2)
@@ -89,19 +99,28 @@ def recognize_image(rgb: np.ndarray) -> list[TileRead]:
         raise ImageError(f"expected an RGB image array H x W x 3, got shape {rgb.shape}")
     if rgb.dtype != np.uint8:
         raise ImageError(f"expected uint8 pixels, got {rgb.dtype}")
-    return _read_tiles(np.ascontiguousarray(rgb[..., :3]), {})
+    return _read_tiles(np.ascontiguousarray(rgb[..., :3]), {}, _taught(tile_set))
 
 
-def recognize_file(path: str | Path) -> PhotoRead:
+def _taught(tile_set):
+    """A set given by name is loaded from the user's sets (cached), so a name can travel to
+    batch workers."""
+    if isinstance(tile_set, str):
+        from .sets import load_set
+        return load_set(tile_set)
+    return tile_set
+
+
+def recognize_file(path: str | Path, tile_set=None) -> PhotoRead:
     """Read a photo file; boxes are in pixels of the EXIF-upright full-resolution image.
-    Raises ImageError when the file cannot be read as an image."""
+    ``tile_set`` as for :func:`recognize_image`. Raises ImageError when the file cannot be read."""
     from .imageio import load_image
 
     timing: dict[str, float] = {}
     t0 = time.perf_counter()
     img = load_image(path)
     timing["load"] = (time.perf_counter() - t0) * 1000
-    tiles = _read_tiles(img.rgb, timing)
+    tiles = _read_tiles(img.rgb, timing, _taught(tile_set))
     if img.scale != 1.0:
         k = 1.0 / img.scale
         tiles = [TileRead(t.kind, rescale(t.box, k), t.confidence, t.alternatives, t.angle) for t in tiles]
