@@ -2,8 +2,8 @@
 
 Commands: new, hand, show, undo, end, list, export. Every command takes ``--db PATH``
 (default: the user's data directory) and reports problems as one clear line on stderr,
-never a traceback, with the exit status of the error's code (``mjscore.errors``; 1 for
-every session problem).
+never a traceback, with the exit status of the error's code (``mjscore.errors``: 1 for a
+session problem, 3 for a damaged or foreign database file, which is left untouched).
 """
 
 from __future__ import annotations

@@ -9,10 +9,10 @@ Why it looks like this:
 - a ``schema_version`` table and an ordered list of migrations, so later versions can
   change the schema without losing old matches; a file written by a newer version is
   refused rather than damaged;
-- a file that is not a database, or fails SQLite's quick check, is reported and left
-  untouched (``StoreError``), never recreated.
-A game is stored as one JSON document (``record_json``): the record is read back as a
-whole and its shape can grow without schema changes.
+- a file that is not a sound sessions database is reported (``DamagedStore``) and never
+  written: it is checked on disk (``dbfile``) and under a read lock before any write.
+A game is stored as one JSON document (``record_json``), read back whole; its shape is
+checked by ``records``.
 """
 
 from __future__ import annotations
