@@ -36,7 +36,7 @@ from ..errors import InputError
 from .context import ContextError, ScanContext, make_context
 from .outputs import write_json
 
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".heic"}
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".heif", ".avif"}
 COLUMNS = ["photo", "table", "round", "seat", "player", "wind", "win_type", "winning_tile", "ruleset",
            "tiles", "hand", "valid", "reason", "final", "limit_hand", "flags", "min_confidence",
            "alternatives", "warnings", "error", "seconds", "path", "row"]

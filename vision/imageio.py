@@ -175,8 +175,8 @@ def decode_checked(fp, formats=None, *, max_pixels: int = MAX_PIXELS, min_side: 
             rgb, upright_w, upright_h = decode_upright_rgb(img, work_long_side)
     except ImageError:
         raise
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise ImageTooLarge("the image is too large to decode safely (decompression bomb guard)") from None
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        raise ImageTooLarge(f"the image is too large to decode safely (decompression bomb guard: {exc})") from None
     except UnidentifiedImageError:
         raise ImageUnsupported("not an image, or not one in a format this reader knows "
                                "(JPEG, PNG, WebP, HEIC, AVIF, BMP, TIFF, GIF)") from None

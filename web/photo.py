@@ -84,7 +84,7 @@ def decode_photo(data: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES, max_pixels: 
                  work_long_side: int = WORK_LONG_SIDE) -> Photo:
     """Check and decode uploaded bytes; raise :class:`PhotoError` naming the problem."""
     from ..vision.errors import ImageError
-    from ..vision.imageio import decode_checked
+    from ..vision.imageio import ImageUnsupported, decode_checked
 
     if not data:
         raise PhotoError(BAD_PHOTO, "the upload is empty: choose or take a photo")
@@ -97,8 +97,8 @@ def decode_photo(data: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES, max_pixels: 
     try:
         img = decode_checked(io.BytesIO(data), [fmt], max_pixels=max_pixels, min_side=MIN_SIDE,
                              work_long_side=work_long_side, verify=True)
-    except ImageError as exc:
-        code = exc.code if exc.code in (TOO_LARGE, BAD_PHOTO) else BAD_PHOTO
-        what = f"the upload starts like a {fmt} image but cannot be read as one: " if code == BAD_PHOTO else ""
-        raise PhotoError(code, f"{what}{exc}") from None
+    except ImageUnsupported:
+        raise PhotoError(BAD_PHOTO, f"the upload starts like a {fmt} image but cannot be read as one") from None
+    except ImageError as exc:                          # bad_photo or too_large, the message as it is
+        raise PhotoError(exc.code, str(exc)) from None
     return Photo(img.rgb, img.width, img.height, img.scale, fmt)
