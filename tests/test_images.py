@@ -132,3 +132,18 @@ def test_any_cut_of_a_good_file_reads_or_is_a_typed_error(cut, name):
         decode_photo(data)
     except PhotoError as exc:
         assert http_status(exc) in (400, 413, 415)
+
+
+def test_the_web_scans_heic_and_refuses_a_bomb(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from mjscore.web.app import create_app
+
+    client = TestClient(create_app(recognize=lambda rgb: [], db_path=tmp_path / "s.sqlite3"))
+
+    def post(name: str, data: bytes):
+        return client.post("/api/scan", files={"photo": (name, data, "application/octet-stream")})
+    ok = post("IMG_0001.HEIC", (IMAGES / "photo.heic").read_bytes())
+    assert ok.status_code == 200 and ok.json()["width"] == 160
+    bomb = post("bomb.png", bomb_png(13000, 13000))
+    assert bomb.status_code == 413 and "13000x13000" in bomb.json()["detail"]
