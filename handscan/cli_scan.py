@@ -122,14 +122,17 @@ def scan(
                                      help="Write the corrected tiles as YOLO labels next to the photo."),
     from_json: Optional[Path] = typer.Option(None, "--from-json",
                                              help="Saved recognizer output (scan --json lines): photos found there are not re-read."),
+    tile_set: Optional[str] = typer.Option(None, "--set", help="Read with a taught set (mjscore teach, docs/teach.md)."),
 ) -> None:
     """Read the tiles in a photo; with the game context, group and score the hand."""
     from .outputs import annotate as draw_annotation, write_json, write_yolo_labels
     from .pipeline import evaluate, lay_out, photo_read_from_json, read_photo, suggested_winning_tile
     from .render import read_text, result_text
+    from ..vision.sets import set_recognizer
 
     ctx = make_context(seat, wind, winning_tile, _win_type(discard, self_drawn, robbed_kong), ruleset,
                        special or [], lang)
+    recognize = set_recognizer(tile_set)
     if lang not in ("en", "nl"):
         raise InputError(f"--lang {lang!r}: use en or nl")
     if not 0.0 <= threshold <= 1.0:
@@ -151,9 +154,9 @@ def scan(
     for n, photo in enumerate(photos):
         if saved_reads:
             obj = saved_reads.get(str(photo.resolve()))
-            read = photo_read_from_json(obj) if obj else read_photo(photo)
+            read = photo_read_from_json(obj) if obj else read_photo(photo, recognize)
         else:
-            read = read_photo(photo)
+            read = read_photo(photo, recognize)
         if read.error:
             failed = True
             if json_out:
@@ -243,9 +246,11 @@ def batch(
     retry_errors: bool = typer.Option(False, "--retry-errors", help="Redo photos whose row has an error."),
     recognizer: Optional[str] = typer.Option(None, "--recognizer", hidden=True,
                                              help="module:function of another recognizer."),
+    tile_set: Optional[str] = typer.Option(None, "--set", help="Read with a taught set (mjscore teach, docs/teach.md)."),
 ) -> None:
     """Score many photos; one row per photo; resumable; a bad photo never stops the batch."""
     from .batch import ResultSink, failed_rows, load_jobs, run_batch
+    from ..vision.sets import set_recognizer
 
     if jobs < 1:
         raise InputError("--jobs must be at least 1")
@@ -256,7 +261,7 @@ def batch(
         raise InputError(f"no photos in {source}")
     todo = sum(1 for j in job_list if j.key not in sink.done)
     progress = _Progress(todo)
-    summary = run_batch(job_list, sink, workers=jobs, recognizer=recognizer, threshold=threshold,
+    summary = run_batch(job_list, sink, workers=jobs, recognizer=recognizer or set_recognizer(tile_set), threshold=threshold,
                         progress=progress)
     typer.echo(summary.text())
     typer.echo(f"results: {out}")
