@@ -55,6 +55,7 @@ def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on; 0.0.0.0 = the local network too."),
     port: int = typer.Option(8000, "--port", min=1, max=65535, help="TCP port."),
     db: Optional[Path] = typer.Option(None, "--db", help="Session database (default: as `mjscore session`)."),
+    tile_set: Optional[str] = typer.Option(None, "--set", help="Read photos with a taught set (docs/teach.md)."),
 ) -> None:
     """Serve the phone page: snap a hand, correct tiles, see the score, keep a session."""
     try:
@@ -66,6 +67,7 @@ def serve(
                                "install them with: pip install -e .") from None
     if db is not None and db.is_dir():
         raise UnavailableError(f"--db {db} is a folder, not a database file")
+    recognize = _set_reader(tile_set)
     url, qr_url = page_urls(host, port)
     try:                                     # fail early and clearly when the port is taken
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -81,4 +83,16 @@ def serve(
         typer.echo(qr_text(qr_url))
     else:
         typer.echo("Only this computer can open it; use --host 0.0.0.0 to reach it from a phone.")
-    uvicorn.run(create_app(db_path=db), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(db_path=db, recognize=recognize), host=host, port=port, log_level="warning")
+
+
+def _set_reader(name: str | None):
+    """The upload recognizer that reads with a taught set (checked now); None: the shipped one."""
+    if name is None:
+        return None
+    from functools import partial
+
+    from ..vision.recognizer import recognize_image
+    from ..vision.sets import load_set
+
+    return partial(recognize_image, tile_set=load_set(name))
