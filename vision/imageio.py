@@ -214,7 +214,7 @@ def load_image(path: str | Path, work_long_side: int = WORK_LONG_SIDE) -> Loaded
     """Read ``path`` as an EXIF-upright RGB array; raise ImageError naming the file and the problem."""
     with open_regular(path) as fh:
         if os.fstat(fh.fileno()).st_size == 0:
-            raise ImageError(f"{path}: the file is empty (0 bytes)")
+            raise ImageError(f"{path}: the file is empty (0 bytes), not an image")
         try:
             return decode_checked(fh, work_long_side=work_long_side)
         except ImageError as exc:
