@@ -115,11 +115,13 @@ class Raw:
 
 
 def _deep(rnd: random.Random) -> Raw:
-    depth = rnd.choice([50, 1000, 5000, 100_000])
-    value: object = rnd.choice([[], {}, "E", 1])
-    for _ in range(depth):
-        value = [value] if rnd.random() < 0.5 else {"hand": value}
-    return Raw(value, None)                                   # text filled by _text_of
+    inner = rnd.choice([[], {}, "E", 1])
+    value, opens = inner, []
+    for _ in range(rnd.choice([50, 1000, 5000, 100_000])):
+        value, mark = ([value], "[") if rnd.random() < 0.5 else ({"hand": value}, '{"hand":')
+        opens.append(mark)
+    closes = "".join("]" if mark == "[" else "}" for mark in opens)          # innermost first
+    return Raw(value, "".join(reversed(opens)) + json.dumps(inner) + closes)
 
 
 def _huge(rnd: random.Random) -> Raw:
@@ -221,16 +223,7 @@ def materialize(tree):
 def _text_of(tree) -> str:
     """The JSON text of a request tree (Raw pieces written by hand)."""
     if isinstance(tree, Raw):
-        if tree.text is not None:
-            return tree.text
-        depth, inner = 0, tree.value
-        opens = []
-        while isinstance(inner, (list, dict)) and inner:
-            opens.append("[" if isinstance(inner, list) else '{"hand":')
-            inner = inner[0] if isinstance(inner, list) else inner["hand"]
-            depth += 1
-        closes = "".join("]" if o == "[" else "}" for o in reversed(opens))
-        return "".join(opens) + json.dumps(inner) + closes
+        return tree.text
     if isinstance(tree, dict):
         return "{" + ",".join(f"{json.dumps(k)}:{_text_of(v)}" for k, v in tree.items()) + "}"
     if isinstance(tree, list):
