@@ -147,3 +147,26 @@ def test_the_web_scans_heic_and_refuses_a_bomb(tmp_path):
     assert ok.status_code == 200 and ok.json()["width"] == 160
     bomb = post("bomb.png", bomb_png(13000, 13000))
     assert bomb.status_code == 413 and "13000x13000" in bomb.json()["detail"]
+
+
+def test_a_very_large_phone_jpeg_is_shrunk_on_decode_not_refused(tmp_path):
+    """Issue 16: 63 MP and larger phone photos read (decoded from the DCT at a reduced
+    scale); a PNG of the same size is still refused from its header (a bomb guard)."""
+    from PIL import Image
+
+    from mjscore.vision.imageio import MAX_JPEG_PIXELS, ImageTooLarge
+
+    big = Image.new("L", (9600, 7200), 128)                     # 69 MP, over MAX_PIXELS
+    big.paste(255, (4000, 3000, 5600, 4200))
+    path = tmp_path / "phone.jpg"
+    big.save(path, quality=70)
+    loaded = load_image(path)
+    assert (loaded.width, loaded.height) == (9600, 7200) and 9600 * 7200 > MAX_PIXELS
+    assert max(loaded.rgb.shape[:2]) <= 2400 and loaded.scale < 0.25
+    y, x = int(3600 * loaded.scale), int(4800 * loaded.scale)
+    assert loaded.rgb[y, x].min() > 240 and loaded.rgb[2, 2].max() < 140   # the white patch where it was
+    png = tmp_path / "big.png"
+    Image.new("1", (9600, 7200)).save(png)
+    with pytest.raises(ImageTooLarge) as refused:
+        load_image(png)
+    assert "MP" in str(refused.value) and 9600 * 7200 < MAX_JPEG_PIXELS

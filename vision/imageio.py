@@ -39,6 +39,11 @@ WORK_LONG_SIDE = 1000           # decode at least this many pixels on the long s
 # Refuse larger images, from the header (decompression bombs). One limit for the CLI and the
 # web: a 48 MP phone photo passes; a full decode of 60 MP stays well under 800 MB.
 MAX_PIXELS = 60_000_000
+# A JPEG is decoded from its DCT at 1/8 scale or finer (``Image.draft``), so a 200 MP phone
+# photo (issue 16: shrunk on decode, not refused) costs a decode of about 3 MP: JPEGs get a
+# higher limit. Pillow's own bomb error (at twice its MAX_IMAGE_PIXELS) would stop them at
+# ``Image.open``, so it is raised to this limit; every header is checked here instead.
+MAX_JPEG_PIXELS = 250_000_000
 MIN_SIDE = 8                    # fewer pixels than this on a side cannot hold a tile
 
 
@@ -153,7 +158,8 @@ def decode_upright_rgb(img, work_long_side: int = WORK_LONG_SIDE):
 
 
 def decode_checked(fp, formats=None, *, max_pixels: int = MAX_PIXELS, min_side: int = MIN_SIDE,
-                   work_long_side: int = WORK_LONG_SIDE, verify: bool = False) -> LoadedImage:
+                   work_long_side: int = WORK_LONG_SIDE, verify: bool = False,
+                   max_jpeg_pixels: int = MAX_JPEG_PIXELS) -> LoadedImage:
     """Open ``fp`` (a seekable file object), check its header size, (``verify``: check its
     structure with ``Image.verify``), decode it upright. Raises :class:`ImageError` (or a
     subclass) with the problem, not naming the source."""
@@ -164,8 +170,11 @@ def decode_checked(fp, formats=None, *, max_pixels: int = MAX_PIXELS, min_side: 
             # MAX_PIXELS is below Pillow's warning limit: its warning adds nothing to the check
             # here (which names the size); its error (twice that) still stops bigger headers
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            if Image.MAX_IMAGE_PIXELS and 2 * Image.MAX_IMAGE_PIXELS < max_jpeg_pixels:
+                Image.MAX_IMAGE_PIXELS = max_jpeg_pixels // 2 + 1      # see MAX_JPEG_PIXELS
             img = Image.open(fp, formats=formats)
-            problem = size_problem(*img.size, max_pixels, min_side)
+            limit = max(max_pixels, max_jpeg_pixels) if img.format == "JPEG" else max_pixels
+            problem = size_problem(*img.size, limit, min_side)
             if problem is not None:
                 raise problem
             if verify:
@@ -183,7 +192,8 @@ def decode_checked(fp, formats=None, *, max_pixels: int = MAX_PIXELS, min_side: 
     except MemoryError:
         raise ImageTooLarge("the image is too large to decode in the memory available") from None
     except Exception as exc:                 # noqa: BLE001 - OSError, SyntaxError, EOFError, ... from a decoder
-        raise ImageError(f"the image is damaged or truncated ({type(exc).__name__}: {exc})") from None
+        detail = str(exc).strip()                # the decoder's words, never Python's class name
+        raise ImageError("the image is damaged or truncated" + (f" ({detail})" if detail else "")) from None
     arr = np.ascontiguousarray(np.asarray(rgb))
     return LoadedImage(arr, upright_w, upright_h, arr.shape[1] / upright_w)
 
