@@ -128,20 +128,28 @@ def _joined(parts: list[Lessons]) -> Lessons:
 
 
 def sheet_order(boxes: list) -> list[int]:
-    """Box indices in reading order: rows (a box joins the row whose centre line it
-    overlaps) top to bottom, each left to right."""
-    order = sorted(range(len(boxes)), key=lambda i: (boxes[i][1] + boxes[i][3]) / 2)
-    rows: list[list[int]] = []
-    for i in order:
-        y1, y2 = boxes[i][1], boxes[i][3]
-        if rows:
-            last = rows[-1]
-            cy = np.mean([(boxes[j][1] + boxes[j][3]) / 2 for j in last])
-            if y1 < cy < y2:
-                last.append(i)
-                continue
-        rows.append([i])
-    return [i for row in rows for i in sorted(row, key=lambda j: boxes[j][0])]
+    """Box indices in reading order: rows top to bottom, each left to right. The sheet may
+    lie tilted in the photo: centres are first turned by the median angle between
+    neighbours in a row (each tile's nearest neighbour, where that is more across than down),
+    then a tile starts a new row when it lies over half a tile height below the last one."""
+    c = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in boxes], float)
+    heights = np.array([b[3] - b[1] for b in boxes], float)
+    if len(c) > 1:
+        d = c[None] - c[:, None]
+        dist = np.hypot(d[..., 0], d[..., 1]) + np.eye(len(c)) * 1e12
+        v = d[np.arange(len(c)), dist.argmin(axis=1)]
+        v = v[np.abs(v[:, 0]) > np.abs(v[:, 1])]
+        v[v[:, 0] < 0] *= -1
+        tilt = float(np.median(np.arctan2(v[:, 1], v[:, 0]))) if len(v) else 0.0
+        cos, sin = np.cos(-tilt), np.sin(-tilt)
+        c = c @ np.array([[cos, sin], [-sin, cos]])
+    order = np.argsort(c[:, 1])
+    rows: list[list[int]] = [[int(order[0])]] if len(order) else []
+    for i in order[1:]:
+        if c[i, 1] - c[rows[-1][-1], 1] > 0.5 * np.median(heights):
+            rows.append([])
+        rows[-1].append(int(i))
+    return [i for row in rows for i in sorted(row, key=lambda j: c[j, 0])]
 
 
 def from_sheet(photo: Path, first_photo: int = 0) -> Lessons:

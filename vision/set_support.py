@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from .teach import adapted_reads, features
+from .teach import adapted_reads, features, photo_likeness
 
 MIN_WEAK_SCORE = 0.3
 
@@ -57,10 +57,13 @@ def fitted(box, fit: np.ndarray) -> tuple[float, float, float, float]:
 def read_with_set(view, reads: list, taught) -> list:
     """The tiles (vision.types.TileRead) of a photo read with a taught set: vouched weak
     tiles added, every read mixed with the set's, and the boxes of tiles the set knows
-    (cosine >= ``gate[0]``) fitted to the player's way of boxing them."""
+    (cosine >= ``gate[0]``) fitted to the player's way of boxing them. A photo whose tiles
+    do not look like the set (``photo_gate``) is read as without it."""
     from .detector import AspectView
     from .recognizer import tiles_from_reads
 
+    if reads and photo_likeness(taught.head, features(np.stack([r.embedding for r in reads]))) < taught.head.photo_gate:
+        return tiles_from_reads(view, reads)            # not a photo of this set: the general read
     view, reads = vouched_weak(view, reads, taught)
     fit = taught.lessons.box_fit()
     if fit is not None and reads:

@@ -96,7 +96,7 @@ def save_set(s: TaughtSet) -> Path:
     path = set_path(s.name)
     path.parent.mkdir(parents=True, exist_ok=True)
     meta = {"format": FORMAT, "name": s.name, "classifier": classifier_id(), "scale": s.head.scale,
-            "weight": s.head.weight, "gate": list(s.head.gate), "sources": list(s.sources)}
+            "weight": s.head.weight, "gate": list(s.head.gate), "photo_gate": s.head.photo_gate, "sources": list(s.sources)}
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with open(tmp, "wb") as fh:
         np.savez_compressed(fh, feats=s.lessons.feats.astype(np.float16), labels=s.lessons.labels.astype(np.int16),
@@ -118,7 +118,8 @@ def _read(path: Path, name: str) -> TaughtSet:
         ok = (meta.get("format") == FORMAT and n > 0 and feats.ndim == 2 and feats.shape[0] == n
               and general.shape == (n, len(KINDS)) and groups.shape == (n,) and fits.shape == (n, 4)
               and labels.min() >= 0 and labels.max() < len(KINDS) and np.isfinite(feats).all())
-        head_cfg = (float(meta["scale"]), float(meta["weight"]), tuple(float(v) for v in meta["gate"]))
+        head_cfg = (float(meta["scale"]), float(meta["weight"]), tuple(float(v) for v in meta["gate"]),
+                    float(meta["photo_gate"]))
     except Exception as exc:                       # any damage: zip, npz member, JSON, keys
         raise UnavailableError(f"set {name!r} ({path}) is damaged and cannot be read ({type(exc).__name__}); "
                                f"remove it with 'mjscore sets remove {name}' and teach it again") from None

@@ -35,6 +35,7 @@ class Head:
     scale: float
     weight: float
     gate: tuple[float, float]    # cosine under gate[0]: no say; from gate[1] on: full say
+    photo_gate: float = 0.0      # a photo whose tiles' median nearest cosine is under this is not of the set
 
 
 def features(embeddings: np.ndarray) -> np.ndarray:
@@ -52,12 +53,34 @@ def prototypes(feats: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.nd
 
 
 def head_for(feats: np.ndarray, labels: np.ndarray, scale: float, weight: float,
-             gate: tuple[float, float]) -> Head:
+             gate: tuple[float, float], photo_gate: float = 0.0) -> Head:
     """The head of taught tiles (unit features, kind indices) with the given settings."""
     kinds, protos = prototypes(feats, labels)
     order = np.argsort(labels, kind="stable")
     starts = np.searchsorted(labels[order], kinds)
-    return Head(kinds, protos, feats[order], starts, scale, weight, gate)
+    return Head(kinds, protos, feats[order], starts, scale, weight, gate, photo_gate)
+
+
+def photo_likeness(head: Head, feats: np.ndarray) -> float:
+    """How much a photo's tiles look like the set: median cosine to the nearest taught tile."""
+    return float(np.median(nearest(head, feats).max(axis=1))) if len(feats) else 0.0
+
+
+def photo_gate_from(feats: np.ndarray, labels: np.ndarray, groups: np.ndarray) -> float:
+    """The likeness under which a photo is taken not to show the set: the 20th percentile of
+    the teaching photos' likeness to the set's other photos, less 0.005 (0 with one photo: a
+    sheet always speaks). Leo (detector crops): its photos 0.93-0.98, its teaching photos
+    0.88-0.97 (partly label-box crops); chinese-v4 photos against the leo set 0.69-0.94 (median
+    0.91). The percentile was picked on those figures (the wrong-set check, docs/teach.md)."""
+    photos = np.unique(groups)
+    if len(photos) < 2:
+        return 0.0
+    likeness = []
+    for g in photos:
+        own = groups == g
+        head = head_for(feats[~own], labels[~own], 1.0, 0.0, (0.0, 0.0))
+        likeness.append(photo_likeness(head, feats[own]))
+    return float(np.percentile(likeness, 20)) - 0.005
 
 
 def nearest(head: Head, feats: np.ndarray) -> np.ndarray:
@@ -115,7 +138,7 @@ def choose(feats: np.ndarray, labels: np.ndarray, general: np.ndarray, groups: n
                 right = 0 if weight == 1.0 and scale == SCALES[1] else -1
             if right > best[0]:
                 best = (right, -weight, scale, weight)
-    return head_for(feats, labels, best[2], best[3], gate)
+    return head_for(feats, labels, best[2], best[3], gate, photo_gate_from(feats, labels, groups))
 
 
 def adapted_reads(taught, reads: list) -> list:
