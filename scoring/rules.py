@@ -364,7 +364,7 @@ def label(code: str, lang: str = "en") -> str:
         names = _SUFFIX_NAMES.get(lang, _SUFFIX_NAMES["en"])
         if arg in names:
             arg = names[arg]
-        elif len(arg) == 2 and arg[0].isdigit():
+        elif len(arg) == 2 and arg[0] in "123456789" and arg[1] in names:
             arg = f"{arg[0]} {names[arg[1]]}"
         text += f" ({arg})"
     return text

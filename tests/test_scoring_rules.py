@@ -283,3 +283,10 @@ def test_one_flower_cannot_lie_before_two_players():
     answer = score_request({"ruleset": "nts-app", "prevailing_wind": "E", "outcome": "mahjong", "winner": "S",
                             "players": players})
     assert answer["reason"] == "duplicate_bonus_tile" and "S" in answer["message"]
+
+
+def test_labels_of_codes_no_rule_makes_are_shown_as_written():
+    """A hand-edited session record may hold any code: its label never raises."""
+    assert label("x:1z") == "x (1z)"
+    assert label("pung_th_open:²p", "nl").endswith("(²p)")
+    assert label("chow:3m", "nl").endswith("(3 tekens)")
