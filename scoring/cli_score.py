@@ -18,7 +18,7 @@ from typing import List, Optional
 import typer
 
 from ..errors import FailedError, InputError, cli_command, exit_status
-from .config import RULESETS, WIND_NAMES
+from .config import RULESETS
 from .request_file import names_a_request, read_request
 from .validate import InvalidHand
 from .words import WIN_TYPE_WORDS, wind_code
