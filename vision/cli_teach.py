@@ -85,16 +85,6 @@ def remove_command(name: str = typer.Argument(..., help="Set name.")) -> None:
     typer.echo(f"removed set {name}")
 
 
-def tile_set_option(name: Optional[str]) -> Optional[str]:
-    """Check a ``--set NAME`` early (a clear error before any photo is read); returns the name."""
-    from .sets import load_set
-
-    if name is None:
-        return None
-    load_set(name)
-    return name
-
-
 sets_app.command("list")(list_command)
 sets_app.command("show")(show_command)
 sets_app.command("remove")(remove_command)

@@ -18,7 +18,6 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .kinds import KINDS
 
 SCALES = (10.0, 20.0, 40.0, 80.0)
 WEIGHTS = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)
@@ -150,6 +149,3 @@ def adapted_reads(taught, reads: list) -> list:
     probs = mixed(taught.head, feats, np.stack([r.probs for r in reads]))
     return [replace(r, probs=p, embedding=None) for r, p in zip(reads, probs)]
 
-
-def kind_names(indices) -> list[str]:
-    return [KINDS[int(i)] for i in indices]
