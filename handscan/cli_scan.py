@@ -128,7 +128,7 @@ def scan(
     from .outputs import annotate as draw_annotation, write_json, write_yolo_labels
     from .pipeline import evaluate, lay_out, photo_read_from_json, read_photo, suggested_winning_tile
     from .render import read_text, result_text
-    from ..vision.sets import set_recognizer
+    from ..vision.recognizer import set_recognizer
 
     ctx = make_context(seat, wind, winning_tile, _win_type(discard, self_drawn, robbed_kong), ruleset,
                        special or [], lang)
@@ -250,7 +250,7 @@ def batch(
 ) -> None:
     """Score many photos; one row per photo; resumable; a bad photo never stops the batch."""
     from .batch import ResultSink, failed_rows, load_jobs, run_batch
-    from ..vision.sets import set_recognizer
+    from ..vision.recognizer import set_recognizer
 
     if jobs < 1:
         raise InputError("--jobs must be at least 1")

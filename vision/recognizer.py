@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +10,7 @@ import numpy as np
 from . import models
 from .boxes import rescale
 from .errors import ImageError
+from .reading import tiles_from_reads
 from .types import PhotoRead, TileRead
 
 
@@ -68,27 +68,6 @@ def _read_tiles(rgb: np.ndarray, timing: dict, tile_set=None) -> list[TileRead]:
     return tiles_from_reads(view, reads)
 
 
-def tiles_from_reads(view, reads: list) -> list[TileRead]:
-    """The calibrated tiles, in reading order, of a view's detections and their reads."""
-    from .calibration import sharpened, tile_probability
-    from .classifier import angle_for, ranked
-
-    dets = view.detections
-    cfg = models.settings()
-    platt, temperature = cfg.get("det_calibration"), cfg.get("cls_temperature")
-    tiles = []
-    for det, read in zip(dets, reads):
-        # calibrated: P(a tile here) x P(this kind), see vision.calibration
-        p_tile = float(tile_probability(det.score, platt))
-        (kind, p), alts = ranked(replace(read, probs=sharpened(read.probs, temperature)))
-        tiles.append(TileRead(kind=kind, box=view.to_photo(det.box), confidence=p * p_tile,
-                              alternatives=tuple((k, q * p_tile) for k, q in alts),
-                              angle=angle_for(read, det.box)))
-    # reading order: top to bottom, left to right (rows are grouped by vision.layout)
-    tiles.sort(key=lambda t: (round((t.box[1] + t.box[3]) / 2), t.box[0]))
-    return tiles
-
-
 def recognize_image(rgb: np.ndarray, tile_set=None) -> list[TileRead]:
     """Tiles in an RGB uint8 H x W x 3 array (boxes in its pixels); ``tile_set``: a taught
     set's name or :class:`vision.sets.TaughtSet` to read with (``mjscore teach``)."""
@@ -126,3 +105,17 @@ def recognize_file(path: str | Path, tile_set=None) -> PhotoRead:
         tiles = [TileRead(t.kind, rescale(t.box, k), t.confidence, t.alternatives, t.angle) for t in tiles]
     timing["total"] = (time.perf_counter() - t0) * 1000
     return PhotoRead(image=str(path), width=img.width, height=img.height, tiles=tiles, timing_ms=timing)
+
+
+def set_recognizer(name: str | None):
+    """The photo recognizer that reads with taught set ``name`` (checked now, so a wrong name
+    stops before any photo is read); None for no set. A partial of a module function, so it
+    can travel to batch worker processes."""
+    if name is None:
+        return None
+    from functools import partial
+
+    from .sets import load_set
+
+    load_set(name)
+    return partial(recognize_file, tile_set=name)

@@ -63,7 +63,7 @@ def read_with_set(view, reads: list, taught) -> list:
     one (:data:`FIT_LIKENESS`) fitted to the player's way of boxing them. A photo whose tiles
     do not look like the set (``photo_gate``) is read as without it."""
     from .detector import AspectView
-    from .recognizer import tiles_from_reads
+    from .reading import tiles_from_reads
 
     if reads and photo_likeness(taught.head, features(np.stack([r.embedding for r in reads]))) < taught.head.photo_gate:
         return tiles_from_reads(view, reads)            # not a photo of this set: the general read

@@ -168,17 +168,3 @@ def taught(name: str, lessons: Lessons, sources: tuple[str, ...]) -> TaughtSet:
     feats = lessons.feats / (np.linalg.norm(lessons.feats, axis=1, keepdims=True) + 1e-8)
     head = choose(feats, lessons.labels, lessons.general, lessons.groups)
     return TaughtSet(check_name(name), lessons, head, sources)
-
-
-def set_recognizer(name: str | None):
-    """The photo recognizer that reads with set ``name`` (checked now, so a wrong name stops
-    before any photo is read); None for no set. A partial of a module function, so it can
-    travel to batch worker processes."""
-    if name is None:
-        return None
-    from functools import partial
-
-    from .recognizer import recognize_file
-
-    load_set(name)
-    return partial(recognize_file, tile_set=name)

@@ -20,7 +20,8 @@ from ..evaluate import add_photo, dataset_tokens, empty_report, labelled_tiles, 
 from ..evaluate import PhotoResult
 from ..imageio import load_image
 from ..lessons import from_pairs
-from ..recognizer import detect_and_classify, tiles_from_reads
+from ..reading import tiles_from_reads
+from ..recognizer import detect_and_classify
 from ..sets import taught
 from ..set_support import read_with_set
 from ..yolo import image_label_pairs
