@@ -69,8 +69,10 @@ def read_photo(path: str | Path, recognize: Recognizer | None = None) -> PhotoRe
     try:
         if Path(path).is_dir():
             raise FileNotFoundError(f"{path} is a folder, not a photo (mjscore batch reads a folder)")
-        if not Path(path).is_file():
+        if not Path(path).exists():
             raise FileNotFoundError(f"no such photo: {path}")
+        if not Path(path).is_file():                # a FIFO or a device: never opened (it may block)
+            raise FileNotFoundError(f"{path} is not a regular file, not a photo")
         read = (recognize or load_recognizer())(path)
     except FileNotFoundError as exc:
         return PhotoRead(path, 0, 0, error=str(exc).strip("'\""))
