@@ -17,11 +17,14 @@ from typing import List, Optional
 
 import typer
 
-from ..errors import FailedError, InputError, cli_command, exit_status
+from ..errors import FailedError, InputError, MjscoreError, exit_status
 from .config import RULESETS
+from .messages import error_line, reason_text
 from .request_file import names_a_request, read_request
-from .validate import InvalidHand
+from .validate import InvalidHand, kongs, tile_total
 from .words import WIN_TYPE_WORDS, wind_code
+
+_EXAMPLE = '"[EEE] RRR 234m 88s 45s +6s"'
 
 _WORDS = {
     "en": {"hand": "Hand", "arrangement": "Arrangement", "base": "Base points", "base_total": "Base total",
@@ -29,14 +32,16 @@ _WORDS = {
            "final": "Final score", "limit_hand": "Limit hand", "half_limit": "Half limit (one tile from)",
            "invalid": "NOT A VALID HAND", "would_be": "would be", "wait": "Waits on", "dead": "Dead hand: scores 0",
            "none": "(none)", **WIN_TYPE_WORDS["en"],
-           "seat": "seat", "wind": "wind", "non_winner": "own score (not the winner)"},
+           "seat": "seat", "wind": "wind", "non_winner": "own score (not the winner)",
+           "star": "* = the set the winning tile completed"},
     "nl": {"hand": "Hand", "arrangement": "Indeling", "base": "Basispunten", "base_total": "Totaal basispunten",
            "doublings": "Verdubbelingen", "doublings_total": "Totaal verdubbelingen", "total": "Totaal",
            "limit": "Limiet", "final": "Eindscore", "limit_hand": "Limietspel",
            "half_limit": "Halve limiet (één steen van)", "invalid": "GEEN GELDIGE HAND", "would_be": "zou zijn",
            "wait": "Wacht op", "dead": "Dood spel: 0 punten", "none": "(geen)", **WIN_TYPE_WORDS["nl"],
            "seat": "eigen wind",
-           "wind": "ronde", "non_winner": "eigen score (niet de winnaar)"},
+           "wind": "ronde", "non_winner": "eigen score (niet de winnaar)",
+           "star": "* = de set die de winnende steen afmaakte"},
 }
 
 
@@ -56,7 +61,6 @@ def _config_value(text: str):
         raise InputError(f"--config value {text!r}: use true/false or a whole number")
 
 
-@cli_command
 def score(
     hand: Optional[str] = typer.Argument(None, help='Hand in notation, e.g. "[EEE] RRR 234m 88s 45s +6s"; '
                                                     "with --json also a request file or - for stdin."),
@@ -78,11 +82,21 @@ def score(
     as_json: bool = typer.Option(False, "--json", help="Print the JSON answer; with a file or - read a request."),
 ) -> None:
     """Score one hand (NTS / nts-app) with a full breakdown, or answer one JSON request."""
+    try:
+        _score(hand, seat, wind, self_drawn, discard, robbed_kong, last_wall_tile, kong_replacement, kong_on_kong,
+               heavenly, earth, bonus, ruleset, lang, config, as_json)
+    except MjscoreError as exc:         # one line in the chosen language, never a traceback
+        typer.echo(error_line(str(exc), lang), err=True)
+        raise typer.Exit(exit_status(exc))
+
+
+def _score(hand, seat, wind, self_drawn, discard, robbed_kong, last_wall_tile, kong_replacement, kong_on_kong,
+           heavenly, earth, bonus, ruleset, lang, config, as_json) -> None:
     from . import score_request
     if lang not in _WORDS:
         raise InputError(f"--lang {lang!r}: use en or nl")
     if hand is None:
-        raise InputError('give a hand in notation, e.g. mjscore score "[EEE] RRR 234m 88s 45s +6s" --seat E --wind S '
+        raise InputError(f"give a hand in notation, e.g. mjscore score {_EXAMPLE} --seat E --wind S "
                          "--self-drawn, or --json FILE")
     if as_json and names_a_request(hand):
         answer = _ask(score_request, read_request(hand))
@@ -93,7 +107,7 @@ def score(
                ("kong_on_kong", kong_on_kong), ("heavenly", heavenly), ("earth", earth))
     request = _hand_request(hand, seat, wind, self_drawn, discard, robbed_kong,
                             [name for name, on in moments if on],
-                            bonus or [], ruleset, config or [])
+                            bonus or [], ruleset, config or [], lang)
     answer = _ask(score_request, request)
     if as_json:
         _echo_json(answer)
@@ -126,16 +140,18 @@ def _echo_json(answer: dict) -> None:
 
 
 def _hand_request(text: str, seat, wind, self_drawn, discard, robbed_kong, special, bonus, ruleset,
-                  config) -> dict:
+                  config, lang: str = "en") -> dict:
     from .api import hand_to_json
     from .notation import NotationError, parse_hand, parse_tiles
     try:
         parsed = parse_hand(text)
         extra = [t for b in bonus for t in parse_tiles(b, "--bonus")]
     except NotationError as exc:
-        typer.echo(f"error: {exc.where + ': ' if exc.where else ''}{exc.message}", err=True)
+        typer.echo(error_line(exc.message, lang, exc.where), err=True)
         typer.echo(_indent(exc.caret()), err=True)
         raise typer.Exit(exit_status(exc))
+    if tile_total(parsed) == 0:
+        raise InputError(f"the hand is empty: write its tiles in notation, e.g. {_EXAMPLE}")
     if ruleset not in RULESETS:
         raise InputError(f"--ruleset {ruleset!r}: use nts or nts-app (riichi settlement goes through --json)")
     for name, value in (("--seat", seat), ("--wind", wind)):
@@ -150,6 +166,7 @@ def _hand_request(text: str, seat, wind, self_drawn, discard, robbed_kong, speci
         raise InputError("how was the hand won? give --self-drawn, --discard or --robbed-kong")
     if chosen and not parsed.winning_tile:
         raise InputError("the winning tile is missing: write it last in the hand as +tile (e.g. +6s)")
+    _check_enough_tiles(parsed)
     data = hand_to_json(parsed)
     data["bonus"] = data.get("bonus", []) + extra
     data["seat_wind"] = wind_code(seat)
@@ -167,6 +184,16 @@ def _hand_request(text: str, seat, wind, self_drawn, discard, robbed_kong, speci
             cfg[key.strip()] = _config_value(value.strip())
         request["config"] = cfg
     return request
+
+
+def _check_enough_tiles(parsed) -> None:
+    """Too few tiles is a hand not typed in full (bad input, exit 2); the engine would call a
+    short non-winner a dead hand (§13), which is for the table to decide, not a typing slip."""
+    want = (14 if parsed.winning_tile else 13) + kongs(parsed)
+    have = tile_total(parsed)
+    if have < want:
+        raise InputError(f"only {have} tile(s) where {want} belong (13, 14 for the winner, plus one per kong; "
+                         "bonus tiles not counted)")
 
 
 def _indent(text: str) -> str:
@@ -187,16 +214,18 @@ def render(answer: dict, request: dict, lang: str = "en") -> str:
            f"  {request['ruleset']}, {w['seat']} {data['seat_wind']}, {w['wind']} {request['prevailing_wind']}, {how}"
            + (f", {', '.join(label(s, lang) for s in data['special'])}" if data.get("special") else "")]
     if answer.get("valid") is False:
-        out.append(f"{w['invalid']}: {answer.get('reason')} - {answer.get('message')}")
+        out.append(f"{w['invalid']}: {reason_text(str(answer.get('reason')), str(answer.get('message')), lang)}")
         if answer.get("base_points"):
             out.append(f"  ({w['would_be']}:)")
             out += _line_block(answer, w, lang)
         return "\n".join(out)
     if answer.get("dead"):
-        out.append(f"{w['dead']} ({answer.get('message')})")
+        out.append(w["dead"] + (f" ({answer['message']})" if answer.get("message") else ""))
         return "\n".join(out)
     if answer.get("decomposition"):
         out.append(f"{w['arrangement']}: {' '.join(answer['decomposition'])}")
+        if any("*" in part for part in answer["decomposition"]):
+            out.append(f"  {w['star']}")
     limit = resolve(request["ruleset"], request.get("config"))["limit"]
     if answer.get("limit_hand"):
         out.append(f"{w['limit_hand']}: {label(answer['limit_hand'], lang)} = {answer['total_before_limit']}")

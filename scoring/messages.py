@@ -1,0 +1,141 @@
+"""Dutch renderings of the messages `mjscore score` can show: the engine's refusals (spec §3),
+notation errors and the command's own checks, as one table of data.
+
+The English messages stay where they are written (``validate.py``, ``nts.py``, ``notation.py``,
+``cli_score.py``) and unchanged, since they are part of the JSON answers; this table pairs each
+English template with its Dutch one. ``<name>`` in a template stands for the variable part
+(a tile, a group, a number) and is carried over as it is."""
+
+from __future__ import annotations
+
+import re
+
+# English template -> Dutch template
+NL: dict[str, str] = {
+    # the engine's refusals (validate.py, nts.py)
+    "<g>: flowers and seasons are never part of a group": "<g>: bloemen en seizoenen horen nooit in een set",
+    "<g>: a face-down tile X only appears in a concealed kong {..}":
+        "<g>: een omgekeerde steen X ligt alleen in een dichte kong {..}",
+    "<g>: an exposed group [..] is a pung, chow or kong": "<g>: een open set [..] is een pung, chow of kong",
+    "<g>: a concealed kong {..} holds four identical tiles (X for a face-down one)":
+        "<g>: een dichte kong {..} heeft vier gelijke stenen (X voor een omgekeerde)",
+    "<g>: a fixed concealed group (..) is a pung, chow or pair":
+        "<g>: een vaste dichte set (..) is een pung, chow of paar",
+    "a face-down tile X only appears inside a concealed kong {..}":
+        "een omgekeerde steen X ligt alleen in een dichte kong {..}",
+    "the winning tile cannot be face down": "de winnende steen kan niet omgekeerd liggen",
+    "flowers and seasons (<t>) do not play in NTS; use nts-app":
+        "bloemen en seizoenen (<t>) tellen niet mee in NTS; kies nts-app",
+    "bonus tile <t> appears <n> times": "bloem of seizoen <t> komt <n> keer voor",
+    "<t> appears <n> times (there are only 4)": "<t> komt <n> keer voor (er zijn er maar 4)",
+    "the winning tile is missing: write it last as +tile":
+        "de winnende steen ontbreekt: schrijf hem als laatste als +steen",
+    "the winner has <have> tiles; with <k> kong(s) that should be <want> (bonus tiles not counted)":
+        "de winnaar heeft <have> stenen; met <k> kong(s) horen er <want> te zijn (bloemen en seizoenen "
+        "niet meegeteld)",
+    "a heavenly hand is East's own 14 dealt tiles (East, self-drawn)":
+        "een hemelse hand zijn de 14 gedeelde stenen van Oost zelf (Oost, zelf gepakt)",
+    "an earthly hand is won by a non-East player on East's first discard":
+        "een aardse hand wint een speler die niet Oost is, op de eerste weggelegde steen van Oost",
+    "a kong replacement tile is self-drawn": "een losse steen na een kong is zelf gepakt",
+    "winning on a kong replacement tile needs <n> declared kong(s) in the hand":
+        "winnen op een losse steen na een kong vraagt <n> gemelde kong(s) in de hand",
+    "heavenly and earthly hand exclude each other": "hemelse en aardse hand sluiten elkaar uit",
+    "more groups than four sets and one pair": "meer groepen dan vier sets en één paar",
+    "the tiles form neither four sets and a pair nor an irregular limit hand":
+        "de stenen vormen geen vier sets en een paar, en ook geen onregelmatig limietspel",
+    "the tiles form neither four sets and a pair nor an irregular limit hand (irregular hands must be "
+    "fully concealed)": "de stenen vormen geen vier sets en een paar, en ook geen onregelmatig limietspel "
+                        "(onregelmatige spellen zijn helemaal dicht)",
+    "only <d> doubling(s); a mahjong needs at least <m> (a false mahjong makes a dead hand)":
+        "maar <d> verdubbeling(en); mahjong vraagt er minstens <m> (een valse mahjong maakt een dood spel)",
+    "only the winner's hand has a +winning tile": "alleen de hand van de winnaar heeft een +winnende steen",
+    # notation errors (notation.py)
+    "tile numbers are the plain digits 1 to 9": "steennummers zijn de gewone cijfers 1 tot 9",
+    "tile numbers run from 1 to 9": "steennummers lopen van 1 tot 9",
+    "suit letters are lowercase: write <w>": "kleurletters zijn kleine letters: schrijf <w>",
+    "digits must be followed by a suit letter m, p or s": "na cijfers komt een kleurletter m, p of s",
+    "flowers are f1..f4 and seasons j1..j4": "bloemen zijn f1..f4 en seizoenen j1..j4",
+    "honours are uppercase (E S W N R G Wh); suit letters follow digits":
+        "winden en draken zijn hoofdletters (E S W N R G Wh); kleurletters volgen op cijfers",
+    "unknown tile": "onbekende steen",
+    "a hand is written as text": "een hand wordt als tekst geschreven",
+    "groups come before the +winning tile and the / bonus tiles":
+        "sets komen vóór de +winnende steen en de / bloemen en seizoenen",
+    "group opened with <a> is not closed before <b>": "set geopend met <a> is niet gesloten vóór <b>",
+    "group opened with <a> is never closed": "set geopend met <a> wordt nooit gesloten",
+    "empty group": "lege set",
+    "<a> closes no group": "<a> sluit geen set",
+    "only one +winning tile, written before the / bonus tiles":
+        "maar één +winnende steen, vóór de / bloemen en seizoenen",
+    "+ must be followed by the winning tile": "na + komt de winnende steen",
+    "a flower or season cannot be the winning tile": "een bloem of seizoen kan niet de winnende steen zijn",
+    "only one / before the bonus tiles": "maar één / vóór de bloemen en seizoenen",
+    "only flowers (f1..f4) and seasons (j1..j4) go after /":
+        "na / komen alleen bloemen (f1..f4) en seizoenen (j1..j4)",
+    "the winning tile is written last (only / bonus tiles may follow)":
+        "de winnende steen komt als laatste (alleen / bloemen en seizoenen mogen volgen)",
+    "exactly one tile expected": "precies één steen verwacht",
+    # the command's own checks (cli_score.py)
+    "--config value <v>: use true/false or a whole number": "--config-waarde <v>: kies true/false of een geheel getal",
+    "--ruleset <v>: use nts or nts-app (riichi settlement goes through --json)":
+        "--ruleset <v>: kies nts of nts-app (een riichi-afrekening gaat via --json)",
+    "<o> is missing: give E, S, W or N": "<o> ontbreekt: geef E, S, W of N",
+    "<o> <v>: give E, S, W or N": "<o> <v>: geef E, S, W of N",
+    "give only one of --self-drawn, --discard, --robbed-kong": "kies maar één van --self-drawn, --discard, --robbed-kong",
+    "how was the hand won? give --self-drawn, --discard or --robbed-kong":
+        "hoe is de hand gewonnen? geef --self-drawn, --discard of --robbed-kong",
+    "the winning tile is missing: write it last in the hand as +tile (e.g. +6s)":
+        "de winnende steen ontbreekt: schrijf hem als laatste in de hand als +steen (bv. +6s)",
+    "--config <v>: write KEY=VALUE, e.g. wind_pair_points=false":
+        "--config <v>: schrijf SLEUTEL=WAARDE, bv. wind_pair_points=false",
+    'give a hand in notation, e.g. mjscore score <ex> --seat E --wind S --self-drawn, or --json FILE':
+        "geef een hand in notatie, bv. mjscore score <ex> --seat E --wind S --self-drawn, of --json BESTAND",
+    "the hand is empty: write its tiles in notation, e.g. <ex>":
+        "de hand is leeg: schrijf de stenen in notatie, bv. <ex>",
+    "only <have> tile(s) where <want> belong (13, 14 for the winner, plus one per kong; bonus tiles not counted)":
+        "maar <have> steen/stenen waar er <want> horen (13, 14 voor de winnaar, plus één per kong; bloemen en "
+        "seizoenen niet meegeteld)",
+}
+
+# what the command line itself says around a message
+PREFIX = {"en": "error", "nl": "fout"}
+
+_FIELD = re.compile(r"<(\w+)>")
+
+
+def _pattern(template: str) -> re.Pattern:
+    parts = _FIELD.split(template)           # text, name, text, name, ...
+    return re.compile("".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts)) + r"\Z",
+                      re.S)
+
+
+_PATTERNS = [(_pattern(en), nl) for en, nl in NL.items()]
+
+
+def translate(message: str, lang: str) -> str | None:
+    """``message`` in ``lang``: itself for English, the Dutch rendering of its template for
+    ``nl``, None where the table has no template for it."""
+    if lang != "nl":
+        return message
+    for pattern, nl in _PATTERNS:
+        found = pattern.match(message)
+        if found:
+            return _FIELD.sub(lambda m: found.group(m.group(1)), nl)
+    return None
+
+
+def reason_text(reason: str, message: str, lang: str) -> str:
+    """The refusal line's text: ``reason - message`` in English (as the engine says it), the
+    Dutch name of the reason and the Dutch message in ``nl``."""
+    if lang != "nl":
+        return f"{reason} - {message}"
+    from ..web.labels import label
+    said = translate(message, lang)
+    return f"{label(reason, lang)} - {said}" if said else label(reason, lang)
+
+
+def error_line(message: str, lang: str, where: str = "") -> str:
+    """One ``error:`` line of the command in ``lang`` (English where no template fits);
+    ``where`` names the option a notation came from (``--bonus``)."""
+    return f"{PREFIX.get(lang, PREFIX['en'])}: {where + ': ' if where else ''}{translate(message, lang) or message}"
