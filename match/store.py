@@ -25,37 +25,9 @@ from pathlib import Path
 
 from ..errors import BAD_DATABASE, UnavailableError
 from . import dbfile
+from .schema import MIGRATIONS, SCHEMA_VERSION, expected_columns
 
-SCHEMA_VERSION = 1
 SQLITE_INT_MIN, SQLITE_INT_MAX = -2 ** 63, 2 ** 63 - 1
-
-_MIGRATIONS: dict[int, str] = {
-    1: """
-    CREATE TABLE sessions (
-        id          INTEGER PRIMARY KEY,
-        name        TEXT NOT NULL,
-        ruleset     TEXT NOT NULL,
-        created_at  TEXT NOT NULL,
-        setup_json  TEXT NOT NULL,
-        ended_at    TEXT,
-        end_json    TEXT
-    );
-    CREATE TABLE players (
-        session_id  INTEGER NOT NULL REFERENCES sessions(id),
-        position    INTEGER NOT NULL,
-        name        TEXT NOT NULL,
-        PRIMARY KEY (session_id, position),
-        UNIQUE (session_id, name)
-    );
-    CREATE TABLE games (
-        session_id  INTEGER NOT NULL REFERENCES sessions(id),
-        number      INTEGER NOT NULL,
-        recorded_at TEXT NOT NULL,
-        record_json TEXT NOT NULL,
-        PRIMARY KEY (session_id, number)
-    );
-    """,
-}
 
 
 class StoreError(UnavailableError):
@@ -91,17 +63,6 @@ def _connect(target: str, uri: bool = False) -> sqlite3.Connection:
 
 def _uri(path: Path, mode: str) -> str:
     return f"file:{quote(str(path.absolute()))}?mode={mode}"
-
-
-def _expected_columns() -> dict[str, list[str]]:
-    """Table -> columns of the current schema, read from the migrations themselves."""
-    conn = _connect(":memory:")
-    for version in range(1, SCHEMA_VERSION + 1):
-        conn.executescript(_MIGRATIONS[version])
-    out = {t: [c[1] for c in conn.execute(f"PRAGMA table_info({t})")]
-           for (t,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    conn.close()
-    return out
 
 
 MODES = ("create", "write", "read")
@@ -232,7 +193,7 @@ class Store:
             raise StoreError(f"{self.path} was written by a newer mjscore (schema {current}, "
                              f"this version knows {SCHEMA_VERSION}); update mjscore")
         if current == SCHEMA_VERSION:
-            for table, columns in _expected_columns().items():
+            for table, columns in expected_columns().items():
                 found = [c[1] for c in self.conn.execute(f"PRAGMA table_info({table})")]
                 if found != columns:
                     raise DamagedStore(damaged_message(
@@ -254,7 +215,7 @@ class Store:
                 if version == 1:
                     self.conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
                     self.conn.execute("INSERT INTO schema_version VALUES (0)")
-                for statement in _MIGRATIONS[version].split(";"):
+                for statement in MIGRATIONS[version].split(";"):
                     if statement.strip():
                         self.conn.execute(statement)
                 self.conn.execute("UPDATE schema_version SET version = ?", (version,))
