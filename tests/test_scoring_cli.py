@@ -4,6 +4,7 @@ Dutch, JSON answers, exit codes, and bad input shown without a traceback."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -168,3 +169,61 @@ def test_a_lone_surrogate_quoted_back_stays_valid_json():
     result = run("--json", "-", stdin=request_)
     assert result.exit_code == 2
     assert json.loads(result.stdout)["text"] == "\ud800"
+
+
+# -- issue 16: empty and short hands, the * legend, Dutch messages ------------------------------
+
+@pytest.mark.parametrize("hand", ["", "   ", "RRR 234m", "RRR 234m +5m"])
+def test_an_empty_or_short_hand_is_bad_input(hand):
+    result = run(hand, "--seat", "E", "--wind", "S", *(["--discard"] if "+" in hand else []))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("error: ") and "None" not in result.output
+    assert ("empty" if not hand.strip() else "belong") in result.stderr
+
+
+def test_the_star_is_explained_only_when_shown():
+    won = run("[EEE] RRR 234m 88s 45s +6s", "--seat", "E", "--wind", "S", "--self-drawn")
+    lines = won.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("Arrangement:"))
+    assert lines[at + 1] == "  * = the set the winning tile completed"
+    nl = run("[EEE] RRR 234m 88s 45s +6s", "--seat", "E", "--wind", "S", "--self-drawn", "--lang", "nl")
+    assert "  * = de set die de winnende steen afmaakte" in nl.stdout.splitlines()
+    own = run("RRR 147m258p369sWh", "--seat", "E", "--wind", "E")
+    assert "*" not in own.stdout
+
+
+ENGLISH = {"the", "tile", "tiles", "doubling", "doublings", "missing", "give", "should", "with", "only", "must",
+           "group", "winning", "winner", "error", "appears", "there", "are", "not", "use", "write", "needs",
+           "one", "after", "before", "closed", "lowercase", "followed", "valid", "flowers", "seasons", "unknown",
+           "empty", "invalid", "number", "wrong", "how", "won", "self", "drawn", "discard", "play", "none"}
+WON = ["--seat", "E", "--wind", "S", "--discard"]
+
+
+@pytest.mark.parametrize("args, status", [
+    (["123m 456m 789m 234p 55s +5s", *WON], 1),                          # tile_count
+    (["123m 456m 789m 23p 55s +4p", *WON], 1),                           # min_doublings
+    (["[12p] RRR 234m 88s 456s +6s", *WON], 1),                          # invalid_meld
+    (["[f1 f2 f3] RRR 234m 88s 456s +6s", *WON], 1),                     # invalid_meld (bonus in a group)
+    (["X RRR 234m 88s 45s 66s +6s", *WON], 1),                           # face_down_tile
+    (["1111m 234p 55s 456s 789s +1m", *WON], 1),                         # too_many_copies
+    (["135m 246p 79s 135s EE +W", *WON], 1),                             # no_valid_hand
+    (["[EEE] RRR 234m 88s 45s +6s / f1", *WON], 1),                      # bonus_tiles_not_allowed
+    (["[EEE] RRR 234m 88s 45s +6s / f1 f1", *WON, "--ruleset", "nts-app"], 1),   # duplicate_bonus_tile
+    (["[EEE] RRR 234m 88s 45s +6s", "--seat", "S", "--wind", "S", "--self-drawn", "--heavenly"], 1),
+    (["[EEE] RRR 234m 88s 45s +6s", "--seat", "E", "--wind", "S", "--discard", "--kong-replacement"], 1),
+    (["123m 456m 7M", *WON], 2), (["103m", *WON], 2), (["[123m 456m", *WON], 2), (["123m] +1m", *WON], 2),
+    (["123m +", *WON], 2), (["12m f5", *WON], 2), (["abc", *WON], 2), (["123m +1m +2m", *WON], 2),
+    (["[]", *WON], 2), (["123m", "--bonus", "f5", *WON], 2), (["123m / 4m", *WON], 2),
+    (["RRR +G", "--wind", "E", "--discard"], 2), (["RRR +G", "--seat", "Q", "--wind", "E", "--discard"], 2),
+    (["RRR +G", "--seat", "E", "--wind", "E", "--discard", "--self-drawn"], 2),
+    (["RRR +G", "--seat", "E", "--wind", "E"], 2), (["RRR", *WON], 2),
+    (["RRR +G", *WON, "--ruleset", "mcr"], 2), (["RRR +G", *WON, "--config", "limit"], 2),
+    (["RRR +G", *WON, "--config", "limit=lots"], 2), ([""], 2), (["RRR 234m", "--seat", "E", "--wind", "S"], 2),
+])
+def test_dutch_refusals_and_errors_hold_no_english(args, status):
+    result = run(*args, "--lang", "nl")
+    assert result.exit_code == status, result.output
+    said = re.sub(r"--[a-z-]+", " ", result.output.lower().replace(args[0].lower(), " "))   # option names stay
+    words = set(re.findall(r"[a-z]+", said))
+    assert not words & ENGLISH, (result.output, words & ENGLISH)
+    assert "Traceback" not in result.output
