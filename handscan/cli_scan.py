@@ -1,4 +1,5 @@
-"""`mjscore scan` (photo -> tiles -> hand -> score, with review) and `mjscore batch`.
+"""`mjscore scan` (photo -> tiles -> hand -> score, with review), `mjscore batch` and
+`mjscore batch-init` (a manifest template for a folder of photos).
 
 Problems are reported as one clear line on stderr, never a traceback. Exit status: 0 when
 every photo was read (and, when scoring was asked, scored as a valid hand); 1 otherwise;
@@ -22,6 +23,7 @@ from .context import ContextError, ScanContext, make_context
 def register(app: typer.Typer) -> None:
     app.command("scan")(scan)
     app.command("batch")(batch)
+    app.command("batch-init")(batch_init)
 
 
 def _win_type(discard: bool, self_drawn: bool, robbed_kong: bool) -> str | None:
@@ -265,9 +267,33 @@ def batch(
                         progress=progress)
     typer.echo(summary.text())
     typer.echo(f"results: {out}")
+    if source.is_dir():
+        typer.echo(_manifest_hint(source))
     failed = failed_rows(job_list, sink)          # exit 1 when any row failed, resumed runs alike
     if failed:
         typer.echo(f"errors ({len(failed)} rows):", err=True)
         for row in failed:
             typer.echo(f"  {row.get('photo')!s}: {row['error']}".replace("\n", "\\n"), err=True)
         raise typer.Exit(1)
+
+
+def _manifest_hint(folder: Path) -> str:
+    """A folder run knows no seats or winds: say how to give them."""
+    from .manifest import MANIFEST_NAME
+    manifest = folder / MANIFEST_NAME
+    if manifest.exists():
+        return f"no context given per photo: fill in {manifest} and run mjscore batch {manifest} --out ..."
+    return (f"no context given per photo: mjscore batch-init {folder} writes {manifest} to fill in "
+            f"(seats, winds, win types), then run mjscore batch {manifest} --out ...")
+
+
+@cli_command
+def batch_init(
+    folder: Path = typer.Argument(..., help="The folder of photos."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing manifest.csv."),
+) -> None:
+    """Write FOLDER/manifest.csv: one row per photo (in the order taken), context to fill in."""
+    from .manifest import write_template
+    target, count = write_template(folder, force=force)
+    typer.echo(f"wrote {target} ({count} photos): fill in seat, wind, win_type (and table, round, player) "
+               f"in a spreadsheet, then run mjscore batch {target} --out results.csv")

@@ -129,7 +129,7 @@ def load_jobs(source: str | Path, defaults: ScanContext) -> list[Job]:
     ``error`` (reported in the output), a missing source raises ManifestError."""
     source = Path(source)
     if source.is_dir():
-        photos = sorted(p for p in source.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
+        photos = sorted(folder_photos(source))
         return [Job(str(p), str(p.resolve()), {}, defaults) for p in photos]
     if not source.is_file():
         raise ManifestError(f"no such folder or manifest: {source}")
@@ -144,6 +144,43 @@ def load_jobs(source: str | Path, defaults: ScanContext) -> list[Job]:
         except Exception as exc:                          # noqa: BLE001 - a broken row, never the batch
             jobs.append(_bad_row(source, n, {}, where, f"cannot read this row ({type(exc).__name__}: {exc})"))
     return jobs
+
+
+def folder_photos(folder: Path) -> list[Path]:
+    """The photos of a folder (by suffix; not its subfolders), in no set order."""
+    return [p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()]
+
+
+MANIFEST_NAME = "manifest.csv"
+# the columns an organiser fills in, in the order a scorer reads them off the table
+TEMPLATE_COLUMNS = ["photo", "table", "round", "seat", "player", "wind", "win_type", "winning_tile", "ruleset",
+                    "special", "hand"]
+
+
+def write_template(folder: Path, force: bool = False) -> tuple[Path, int]:
+    """Write ``folder/manifest.csv``: one row per photo in the order they were taken (file
+    modification time, then name), the context cells empty for a spreadsheet. An existing
+    manifest is someone's filled-in work, so it is kept unless ``force``. Returns the path
+    and the number of photos."""
+    from ..errors import WriteError
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ManifestError(f"no such folder: {folder}")
+    target = folder / MANIFEST_NAME
+    if target.exists() and not force:
+        raise ManifestError(f"{target} already exists (it may be filled in): use --force to write a new one")
+    photos = sorted(folder_photos(folder), key=lambda p: (p.stat().st_mtime, p.name))
+    if not photos:
+        raise ManifestError(f"no photos in {folder}")
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(TEMPLATE_COLUMNS)
+    writer.writerows([p.name] + [""] * (len(TEMPLATE_COLUMNS) - 1) for p in photos)
+    try:
+        target.write_text(out.getvalue(), encoding="utf-8", newline="")
+    except OSError as exc:
+        raise WriteError(f"cannot write {target}: {exc.strerror or exc}")
+    return target, len(photos)
 
 
 def _bad_row(source: Path, n: int, row: dict, where: str, problem: str) -> Job:
