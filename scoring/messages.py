@@ -96,6 +96,15 @@ NL: dict[str, str] = {
     "only <have> tile(s) where <want> belong (13, 14 for the winner, plus one per kong; bonus tiles not counted)":
         "maar <have> steen/stenen waar er <want> horen (13, 14 voor de winnaar, plus één per kong; bloemen en "
         "seizoenen niet meegeteld)",
+    # reading a --json request (request_file.py); the reader's own detail <m> stays as Python says it
+    "<f> is a folder, not a request file": "<f> is een map, geen verzoekbestand",
+    "no such file: <f>": "bestand bestaat niet: <f>",
+    "cannot read <f>: <m>": "kan <f> niet lezen: <m>",
+    "<f> is not valid JSON: <m> (line <l>, column <c>)": "<f> is geen geldige JSON: <m> (regel <l>, kolom <c>)",
+    "<f> is nested too deeply to be a request": "<f> is te diep genest voor een verzoek",
+    "<f> holds a number too long to be part of a request": "<f> bevat een te lang getal voor een verzoek",
+    'the request must be one JSON object (a cases.json input plus "ruleset")':
+        'het verzoek is één JSON-object (een cases.json-invoer plus "ruleset")',
 }
 
 # what the command line itself says around a message

@@ -227,3 +227,12 @@ def test_dutch_refusals_and_errors_hold_no_english(args, status):
     words = set(re.findall(r"[a-z]+", said))
     assert not words & ENGLISH, (result.output, words & ENGLISH)
     assert "Traceback" not in result.output
+
+
+def test_dutch_request_file_errors(tmp_path):
+    folder = run("--json", str(tmp_path), "--lang", "nl")
+    assert folder.exit_code == 2 and folder.stderr == f"fout: {tmp_path} is een map, geen verzoekbestand\n"
+    missing = run("--json", str(tmp_path / "r.json"), "--lang", "nl")
+    assert missing.stderr == f"fout: bestand bestaat niet: {tmp_path / 'r.json'}\n"
+    assert "geen geldige JSON" in run("--json", "-", "--lang", "nl", stdin="{").stderr
+    assert "één JSON-object" in run("--json", "-", "--lang", "nl", stdin="[1]").stderr
