@@ -139,7 +139,7 @@ def reason_text(reason: str, message: str, lang: str) -> str:
     Dutch name of the reason and the Dutch message in ``nl``."""
     if lang != "nl":
         return f"{reason} - {message}"
-    from ..web.labels import label
+    from .reasons import label
     said = translate(message, lang)
     return f"{label(reason, lang)} - {said}" if said else label(reason, lang)
 

@@ -12,7 +12,7 @@ import pytest
 
 from mjscore.scoring import label, rules, score_request
 from mjscore.scoring.rules import ALL_RULES, RULES, WINNER, Rule
-from mjscore.web import labels as web_labels
+from mjscore.scoring import reasons
 
 CASES = json.loads((Path(__file__).parent / "data" / "cases.json").read_text())
 
@@ -118,9 +118,9 @@ def test_adding_one_row_adds_a_limit_hand(monkeypatch):
 
 
 def test_the_web_page_names_every_scoring_line_as_the_table_does():
-    assert not set(web_labels.REASONS) & set(RULES)          # the page keeps no rule labels of its own
+    assert not set(reasons.REASONS) & set(RULES)          # the reason names hold no rule labels of their own
     for row in ALL_RULES:
-        assert web_labels.label(row.code, "en") == label(row.code, "en") == row.en
-        assert web_labels.label(row.code, "nl") == label(row.code, "nl") == row.nl
-    assert web_labels.label("dragon_set:R", "nl") == "Pung/kong draken (rood)"
-    assert web_labels.label("min_doublings", "nl") == "minder dan 2 verdubbelingen"
+        assert reasons.label(row.code, "en") == label(row.code, "en") == row.en
+        assert reasons.label(row.code, "nl") == label(row.code, "nl") == row.nl
+    assert reasons.label("dragon_set:R", "nl") == "Pung/kong draken (rood)"
+    assert reasons.label("min_doublings", "nl") == "minder dan 2 verdubbelingen"

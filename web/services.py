@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..errors import InputError
-from .labels import label
+from ..scoring.reasons import label
 from .photo import decode_photo
 
 MAX_TILES = 60

@@ -1,12 +1,12 @@
-"""English and Dutch words of the page that are not scoring lines: why a hand is refused.
+"""English and Dutch names of why a hand is refused (spec §3/§7), for the CLI and the page.
 
 Every scoring line (base points, doublings, limit hands, spec §5-§8) is named by the rules
-table alone (:func:`scoring.rules.label`); this module only adds the refusal reasons of
-§3/§7, which are no rules, and hands every other code to the table."""
+table alone (:func:`scoring.rules.label`); this module only adds the refusal reasons, which
+are no rules, and hands every other code to the table."""
 
 from __future__ import annotations
 
-from ..scoring.rules import label as rule_label
+from .rules import label as rule_label
 
 LANGS = ("en", "nl")
 
