@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..vision.kinds import KIND_INDEX, KINDS
-from ..vision.layout import BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, Layout
+from ..vision.layout import BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, Group, Layout
 from ..vision.types import TileRead
 
 GROUP_COLOURS = {EXPOSED: (30, 120, 255), CONCEALED_KONG: (160, 60, 220), CONCEALED: (120, 120, 120),
@@ -30,6 +30,27 @@ def load_upright(path: str | Path):
         return ImageOps.exif_transpose(im).convert("RGB")
 
 
+def group_outline(group: Group, pad: float = 0.0) -> tuple[float, float, float, float] | None:
+    """The rectangle around a group's tiles in photo pixels, ``pad`` beyond them (None for a
+    group of tiles added by hand). The group's tiles are the layout's own, the boxes
+    ``scan --json`` reports, so an outline sits on its tiles."""
+    boxes = [t.box for t in group.tiles if t.box[2] > t.box[0]]
+    if not boxes:
+        return None
+    return (min(b[0] for b in boxes) - pad, min(b[1] for b in boxes) - pad,
+            max(b[2] for b in boxes) + pad, max(b[3] for b in boxes) + pad)
+
+
+def _label(draw, xy, text, colour, font, size) -> None:
+    """Text on a white patch, kept inside the image (a label below the bottom row or left of
+    the first tile would otherwise be cut off on small photos)."""
+    l, t, r, b = draw.textbbox((0, 0), text, font=font)
+    x = min(max(xy[0], 0), max(size[0] - (r - l), 0))
+    y = min(max(xy[1], 0), max(size[1] - (b - t), 0))
+    draw.rectangle(draw.textbbox((x, y), text, font=font), fill=(255, 255, 255))
+    draw.text((x, y), text, fill=colour, font=font)
+
+
 def annotate(photo: str | Path, layout: Layout, out: str | Path, threshold: float = 0.6) -> Path:
     """Draw every tile's box with number, kind and confidence, and outline each group."""
     from PIL import ImageDraw, ImageFont
@@ -42,29 +63,21 @@ def annotate(photo: str | Path, layout: Layout, out: str | Path, threshold: floa
         font = ImageFont.load_default()
     line = max(2, int(2 * scale))
     for g in layout.groups:
-        boxes = [t.box for t in g.tiles if t.box[2] > t.box[0]]
-        if not boxes:
+        rect = group_outline(g, pad=6 * scale)
+        if rect is None:
             continue
-        pad = 6 * scale
-        x1 = min(b[0] for b in boxes) - pad
-        y1 = min(b[1] for b in boxes) - pad
-        x2 = max(b[2] for b in boxes) + pad
-        y2 = max(b[3] for b in boxes) + pad
         colour = GROUP_COLOURS[g.kind]
-        draw.rectangle((x1, y1, x2, y2), outline=colour, width=line + 1)
+        draw.rectangle(rect, outline=colour, width=line + 1)
         label = g.notation if g.kind != CONCEALED else "concealed " + g.notation
-        draw.text((x1, y2 + 2), label, fill=colour, font=font)
+        _label(draw, (rect[0], rect[3] + 2), label, colour, font, img.size)
     for n, t in enumerate(layout.tiles):
         if t.box[2] <= t.box[0]:
             continue                                       # added by hand: no box
         colour = _tile_colour(t.confidence, threshold)
         draw.rectangle(t.box, outline=colour, width=line)
-        text = f"{n + 1} {t.kind} {t.confidence:.2f}"
         # neighbours' labels alternate above and below their boxes so they do not overlap
-        tx, ty = t.box[0], (t.box[1] - 16 * scale) if n % 2 == 0 else (t.box[3] + 2)
-        bbox = draw.textbbox((tx, ty), text, font=font)
-        draw.rectangle(bbox, fill=(255, 255, 255))
-        draw.text((tx, ty), text, fill=colour, font=font)
+        ty = (t.box[1] - 16 * scale) if n % 2 == 0 else (t.box[3] + 2)
+        _label(draw, (t.box[0], ty), f"{n + 1} {t.kind} {t.confidence:.2f}", colour, font, img.size)
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     img.save(out, quality=90)

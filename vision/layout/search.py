@@ -79,9 +79,17 @@ def _candidates(tiles: Sequence[TileRead], *, gap_ratio: float, keep: int) -> li
         original = {id(c): t for c, t in zip(scaled, tiles)}
         out = _candidates_in_frame(scaled, dup_notes, gap_ratio=gap_ratio, keep=keep)
         for lay in out:
-            lay.tiles = [original.get(id(t), t) for t in lay.tiles]
+            _to_photo(lay, original)
         return out
     return _candidates_in_frame(tiles, dup_notes, gap_ratio=gap_ratio, keep=keep)
+
+
+def _to_photo(lay: Layout, original: dict[int, TileRead]) -> None:
+    """Hand back the photo's own tiles, in the layout *and* in its groups: every box that
+    leaves the layout step is in photo pixels (annotations outline a group by its tiles)."""
+    lay.tiles = [original.get(id(t), t) for t in lay.tiles]
+    for g in lay.groups:
+        g.tiles = [lay.tiles[i] for i in g.indices]
 
 
 def _candidates_in_frame(tiles: list[TileRead], dup_notes: list[str], *, gap_ratio: float,
