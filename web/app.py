@@ -1,6 +1,8 @@
 """The ASGI app: the phone page (``web/static``) and the JSON API it uses.
 
-The API is documented by FastAPI itself: ``/docs`` (interactive) and ``/openapi.json``.
+The API is documented by FastAPI itself: ``/docs`` (Swagger UI), ``/redoc`` and ``/openapi.json``;
+the pages' scripts and styles come from the ``fastapi-offline`` package, not a CDN, so the
+docs work on a table with no internet.
 Handlers only translate HTTP <-> :class:`web.services.WebServices`; every error leaves as
 JSON ``{"detail": "message"}`` with a 4xx/5xx status, and nothing a client sends can stop
 the server (unexpected exceptions become a 500 answer)."""
@@ -17,6 +19,7 @@ from fastapi import FastAPI, File, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -176,8 +179,8 @@ def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None
                body_idle_seconds: float = BODY_IDLE_SECONDS) -> FastAPI:
     """The app. ``recognize`` replaces the shipped recognizer (rgb -> list[TileRead])."""
     services = WebServices(recognize=recognize, db_path=db_path)
-    app = FastAPI(title="mjscore", version="0.1.0", default_response_class=SafeJSONResponse,
-                  description="Score a mahjong hand from a photo: scan, correct, score, keep a session.")
+    app = FastAPIOffline(title="mjscore", version="0.1.0", default_response_class=SafeJSONResponse,
+                         description="Score a mahjong hand from a photo: scan, correct, score, keep a session.")
     app.state.services = services
 
     @app.exception_handler(MjscoreError)
