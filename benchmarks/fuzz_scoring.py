@@ -29,6 +29,7 @@ from typer.testing import CliRunner
 
 from mjscore.cli import app
 from mjscore.scoring import NotationError, format_hand, parse_hand, score_request
+from mjscore.scoring.validate import kongs, tile_total
 
 CASES = json.loads((Path(__file__).resolve().parent.parent / "tests" / "data" / "cases.json")
                    .read_text(encoding="utf-8"))
@@ -307,9 +308,15 @@ def _outcome(code: int, output: str, want: set[int], found: Findings, what: str,
 
 
 def _notation_args(text: str, parsed: bool) -> tuple[list[str], set[int]]:
-    won = parsed and parse_hand(text).winning_tile is not None
+    """The CLI call for a notation and its documented exits: 2 for notation that does not
+    parse or a hand typed short of tiles (docs/scoring.md), else 0 or 1."""
+    hand = parse_hand(text) if parsed else None
+    won = hand is not None and hand.winning_tile is not None
     args = ["score", "--seat", "E", "--wind", "S", *(["--self-drawn"] if won else []), "--", text]
-    return args, ({0, 1} if parsed else {2})
+    if hand is None:
+        return args, {2}
+    short = tile_total(hand) < (14 if won else 13) + kongs(hand)
+    return args, ({2} if short else {0, 1})
 
 
 def _json_want(text: str) -> set[int]:
