@@ -24,10 +24,10 @@ SHEET_ORDER_BONUS: list[str] = KINDS[:42]
 def read_tiles(rgb: np.ndarray, boxes: list, photo: int) -> Lessons:
     """Features and the general classifier's read of each box (4 turns, as at scan time)."""
     from .classifier import classify_boxes
-    from .teach import features
+    from .teach import read_features
 
     reads = classify_boxes(rgb, boxes, turns=4, embed=True)
-    return Lessons(features(np.stack([r.embedding for r in reads])), np.zeros(len(reads), np.int64),
+    return Lessons(read_features(reads), np.zeros(len(reads), np.int64),
                    np.stack([r.probs for r in reads]), np.full(len(reads), photo, np.int64),
                    np.full((len(reads), 4), np.nan))
 

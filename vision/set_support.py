@@ -12,7 +12,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from .teach import adapted_reads, features, nearest, photo_likeness
+from .boxes import centre
+from .teach import adapted_reads, nearest, photo_likeness, read_features
 
 MIN_WEAK_SCORE = 0.3
 # boxes are fitted only for tiles this close to a taught tile: chinese-v4 photos read with the
@@ -22,7 +23,7 @@ FIT_LIKENESS = 0.95
 
 def _inside_any(box, boxes: list) -> bool:
     """The centre of ``box`` lies inside one of ``boxes`` (the same tile found twice)."""
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    cx, cy = centre(box)
     return any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in boxes)
 
 
@@ -39,7 +40,7 @@ def vouched_weak(view, reads: list, taught) -> tuple:
     if not cands:
         return view, reads
     weak_reads = classify_boxes(view.rgb, [c.box for c in cands], embed=True)
-    cos = features(np.stack([r.embedding for r in weak_reads])) @ taught.head.prototypes.T
+    cos = read_features(weak_reads) @ taught.head.prototypes.T
     kept = [i for i, c in enumerate(cos.max(axis=1)) if c >= taught.head.gate[1]]
     if not kept:
         return view, reads
@@ -65,13 +66,16 @@ def read_with_set(view, reads: list, taught) -> list:
     from .detector import AspectView
     from .reading import tiles_from_reads
 
-    if reads and photo_likeness(taught.head, features(np.stack([r.embedding for r in reads]))) < taught.head.photo_gate:
+    if reads and photo_likeness(taught.head, read_features(reads)) < taught.head.photo_gate:
         return tiles_from_reads(view, reads)            # not a photo of this set: the general read
     view, reads = vouched_weak(view, reads, taught)
+    if not reads:
+        return []
+    feats = read_features(reads)
     fit = taught.lessons.box_fit()
-    if fit is not None and reads:
-        cos = nearest(taught.head, features(np.stack([r.embedding for r in reads]))).max(axis=1)
+    if fit is not None:
+        cos = nearest(taught.head, feats).max(axis=1)
         dets = [replace(d, box=fitted(d.box, fit)) if c >= FIT_LIKENESS else d
                 for d, c in zip(view.detections, cos)]
         view = AspectView(view.rgb, view.fx, view.fy, dets, view.weak)
-    return tiles_from_reads(view, adapted_reads(taught, reads))
+    return tiles_from_reads(view, adapted_reads(taught, reads, feats))

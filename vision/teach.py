@@ -44,6 +44,11 @@ def features(embeddings: np.ndarray) -> np.ndarray:
     return f / (np.linalg.norm(f, axis=-1, keepdims=True) + 1e-8)
 
 
+def read_features(reads) -> np.ndarray:
+    """The rotation-free unit features of classifier reads that carry their embeddings."""
+    return features(np.stack([r.embedding for r in reads]))
+
+
 def prototypes(feats: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(kind indices, K x D unit prototypes) of the kinds present in ``labels``."""
     kinds = np.unique(labels)
@@ -140,12 +145,13 @@ def choose(feats: np.ndarray, labels: np.ndarray, general: np.ndarray, groups: n
     return head_for(feats, labels, best[2], best[3], gate, photo_gate_from(feats, labels, groups))
 
 
-def adapted_reads(taught, reads: list) -> list:
+def adapted_reads(taught, reads: list, feats: np.ndarray | None = None) -> list:
     """The reads (with embeddings, vision.classifier.KindRead) with their kind probabilities
-    mixed with the taught set's; the embeddings are dropped once used."""
+    mixed with the taught set's; the embeddings are dropped once used. ``feats``: their
+    :func:`read_features`, when the caller has them already."""
     if not reads:
         return reads
-    feats = features(np.stack([r.embedding for r in reads]))
+    feats = read_features(reads) if feats is None else feats
     probs = mixed(taught.head, feats, np.stack([r.probs for r in reads]))
     return [replace(r, probs=p, embedding=None) for r, p in zip(reads, probs)]
 
