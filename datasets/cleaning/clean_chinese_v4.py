@@ -15,7 +15,8 @@ Rules (see README.md here):
 - ``hdw`` (framed or blank white dragon) -> ``Wh``;
 - boxes with a side under 2 px (at 640) are dropped as degenerate.
 
-Run: ``python -m mjscore.datasets.cleaning.clean_chinese_v4 [--data-root DIR] [--sd1-verdicts data/clean/sd1_verdicts.csv]``
+Run: ``python -m mjscore.datasets.cleaning.clean_chinese_v4 [--data-root DIR] [--sd1-verdicts data/clean/sd1_verdicts.csv | --replay]``
+(``--replay`` rebuilds the shipped cleaning from ``chinese-v4-changes.csv``, no judge needed)
 (the raw set is ``<data root>/datasets/chinese-mahjong-detection-v4``, see ``datasets.paths``;
 ``--src`` names it directly).
 """
@@ -47,6 +48,25 @@ def _load_verdicts(path: Path | None) -> dict[tuple[str, int], str]:
         return {}
     with open(path) as fh:
         return {(r["image"], int(r["line"])): r["verdict"] for r in csv.DictReader(fh)}
+
+
+def verdicts_from_record(path: Path) -> dict[tuple[str, int], str]:
+    """The sd1 verdicts a change record implies: each recorded sd1 line's new token (``?`` =
+    drop), every other sd1 line kept as ``1p`` (the record lists changes only). Lets anyone
+    rebuild the shipped cleaning from the committed record without rerunning the judge."""
+    out: dict[tuple[str, int], str] = {}
+    with open(path) as fh:
+        for r in csv.DictReader(fh):
+            if r["old"] == "sd1" and r["line"]:
+                out[(r["image"], int(r["line"]))] = "drop" if r["new"] == UNKNOWN else r["new"]
+    return _KeptAsOnePin(out)
+
+
+class _KeptAsOnePin(dict):
+    """Verdicts where an sd1 line the record does not name was kept as ``1p``."""
+
+    def get(self, key, default=None):
+        return super().get(key, "1p")
 
 
 def clean(src: Path, out: Path, verdicts: dict[tuple[str, int], str]) -> list[tuple]:
@@ -110,9 +130,12 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("data/clean/chinese-v4"))
     ap.add_argument("--sd1-verdicts", type=Path, default=None)
     ap.add_argument("--record", type=Path, default=HERE / "chinese-v4-changes.csv")
+    ap.add_argument("--replay", action="store_true",
+                    help="take the sd1 verdicts from the committed record (rebuild the shipped cleaning)")
     args = ap.parse_args()
     src = args.src or data_path(ap, args.data_root, CHINESE_V4)
-    changes = clean(src, args.out, _load_verdicts(args.sd1_verdicts))
+    verdicts = verdicts_from_record(args.record) if args.replay else _load_verdicts(args.sd1_verdicts)
+    changes = clean(src, args.out, verdicts)
     with open(args.record, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["image", "line", "old", "new", "reason"])
