@@ -57,12 +57,46 @@ class TileIn(BaseModel):
     angle: int = 0
 
 
+GroupKind = Literal["concealed", "exposed", "concealed_kong", "bonus"]
+
+
+class GroupIn(BaseModel):
+    """One set as the page shows it: its kind and its tiles' numbers (1-based, as in ``tiles``)."""
+    kind: GroupKind
+    tiles: list[int] = Field(..., max_length=60)
+    reason: str | None = Field(None, max_length=300, description="why the layout chose it (kept for display)")
+    confidence: float = 1.0
+
+
 class ScoreIn(BaseModel):
     """Score the tiles of a scan (corrected or not) or a hand in notation, in a context."""
     tiles: list[TileIn] | None = Field(None, description="tiles as /api/scan returned them, corrected")
+    groups: list[GroupIn] | None = Field(None, max_length=60, description=(
+        "the sets as the player sees them (layout.groups of /api/scan or /api/regroup); "
+        "without them the tiles are grouped again from the photo"))
     hand: str | None = Field(None, description="spec §1.2 notation; overrides the tiles",
                              examples=["[EEE] RRR 234m 88s 45s +6s"])
     context: ContextIn = ContextIn()
+
+
+class EditIn(BaseModel):
+    """One tap on the page's sets: ``kind`` (group -> exposed / concealed / concealed_kong /
+    bonus), ``move`` (tile -> group number, new, concealed or bonus), ``split`` (tiles of a
+    group -> a new exposed set), ``merge`` (group -> into group ``to``), ``add`` (a missed
+    tile of ``kind``), ``remove`` (a false detection), ``fix`` (tile -> ``kind``)."""
+    op: Literal["kind", "move", "split", "merge", "add", "remove", "fix"]
+    tile: int | None = None
+    group: int | None = None
+    to: int | Literal["new", "concealed", "bonus"] | None = None
+    kind: str | None = Field(None, max_length=16, description="tile kind (add, fix) or set kind (kind)")
+    tiles: list[int] = Field([], max_length=60)
+
+
+class RegroupIn(BaseModel):
+    tiles: list[TileIn] = Field([], max_length=60)
+    groups: list[GroupIn] | None = Field(None, max_length=60)
+    edit: EditIn
+    lang: Literal["en", "nl"] = "en"
 
 
 class SessionIn(BaseModel):
@@ -231,7 +265,17 @@ def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None
         c = body.context
         ctx = Context(c.seat, c.prevailing_wind, c.winning_tile, c.win_type, c.ruleset, c.special, c.lang)
         tiles = [t.model_dump() for t in body.tiles] if body.tiles else None
-        return services.score(tiles, body.hand, ctx)
+        groups = [g.model_dump() for g in body.groups] if body.groups is not None else None
+        return services.score(tiles, body.hand, ctx, groups)
+
+    @app.post("/api/regroup", summary="One set edit (open/concealed/kong, move, split, merge, add, remove, fix)")
+    def regroup(body: RegroupIn) -> dict:
+        from .regroup import Edit
+
+        e = body.edit
+        edit = Edit(e.op, e.tile, e.group, e.to, e.kind, tuple(e.tiles))
+        groups = [g.model_dump() for g in body.groups] if body.groups is not None else None
+        return services.regroup([t.model_dump() for t in body.tiles], groups, edit)
 
     @app.get("/api/sessions", summary="Sessions with seats, prevailing wind and standings")
     def sessions(all: bool = False) -> list[dict]:

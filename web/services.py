@@ -113,24 +113,41 @@ class WebServices:
 
     # ------------------------------------------------------------------ score
 
-    def score(self, tiles: Sequence[dict] | None, hand: str | None, ctx: Context) -> dict:
+    def score(self, tiles: Sequence[dict] | None, hand: str | None, ctx: Context,
+              groups: Sequence[dict] | None = None) -> dict:
         """Tiles (as ``scan`` returned them, possibly corrected) or a hand in notation, plus
-        the context -> hand notation and the engine's breakdown with readable labels."""
+        the context -> hand notation and the engine's breakdown with readable labels.
+        ``groups`` (the page's sets, tile numbers 1-based) keep the grouping the player
+        sees; without them the layout step groups the tiles again."""
         from ..handscan.context import make_context
         from ..handscan.pipeline import evaluate, lay_out
+        from .regroup import layout_of
+        from .sets_view import engine_sets
 
         context = make_context(ctx.seat, ctx.prevailing_wind, ctx.winning_tile, ctx.win_type,
                                ctx.ruleset, list(ctx.special), ctx.lang)
         if hand is not None and not hand.strip():
             hand = None
-        if not tiles and hand is None:
+        if not tiles and hand is None and not groups:
             raise InputError("send the tiles from a scan or a hand in notation")
-        res = evaluate("upload", lay_out(_tiles_from_json(tiles or [])), context, hand=hand)
+        read = _tiles_from_json(tiles or [])
+        layout = layout_of(read, groups) if groups is not None else lay_out(read)
+        res = evaluate("upload", layout, context, hand=hand)
         out = res.to_json()
         out.pop("photo", None)
         out["missing"] = [f[len("missing_"):] for f in res.flags if f.startswith("missing_")]
         out["breakdown"] = breakdown(out["score"], ctx.lang) if res.score else None
+        decomposition = (out["score"] or {}).get("decomposition") or []
+        out["sets"] = engine_sets(layout, decomposition) if hand is None else []
         return out
+
+    def regroup(self, tiles: Sequence[dict], groups: Sequence[dict] | None, edit) -> dict:
+        """One set edit from the page (``web.regroup``): the tiles and groups after it."""
+        from .regroup import apply_edit, layout_of
+
+        layout, before = apply_edit(layout_of(_tiles_from_json(tiles), groups), edit)
+        return {"tiles": _tiles_json(layout.tiles), "layout": layout.to_json(), "before": before,
+                "hand": layout.notation}
 
     # ------------------------------------------------------------------ sessions
 
