@@ -3,9 +3,15 @@
 
 Problems are reported as one clear line on stderr, never a traceback. Exit status: 0 when
 every photo was read (and, when scoring was asked, scored as a valid hand); 1 otherwise;
-2 for bad options (``mjscore.errors.exit_status`` of the error raised). ``batch``: 1 when
+2 for bad options or a context file beside a photo that cannot be used
+(``mjscore.errors.exit_status`` of the error raised). ``batch``: 1 when
 any row of the manifest holds an error in the output, written by this run or an earlier
-one (a resumed batch fails as the fresh one did); invalid hands are results, not errors."""
+one (a resumed batch fails as the fresh one did); invalid hands are results, not errors.
+
+A photo's context may travel with it: ``hand.jpg.json`` or ``hand.json`` beside ``hand.jpg``
+(``handscan.context.read_sidecar``) gives seat, wind, winning tile, win type and ruleset;
+``scan`` uses it, says so, and lets the command line's options override each value.
+Every photo's context file is checked before the first photo is read."""
 
 from __future__ import annotations
 
@@ -17,7 +23,8 @@ from typing import List, Optional
 import typer
 
 from ..errors import InputError, WriteError, cli_command
-from .context import ContextError, ScanContext, make_context
+from .context import (ContextError, ScanContext, context_words, make_context, merge_context, read_sidecar,
+                      sidecar_path)
 
 
 def register(app: typer.Typer) -> None:
@@ -109,10 +116,13 @@ def scan(
     discard: bool = typer.Option(False, "--discard", help="Won on a discard."),
     self_drawn: bool = typer.Option(False, "--self-drawn", help="Won on a self-drawn tile."),
     robbed_kong: bool = typer.Option(False, "--robbed-kong", help="Won by robbing a kong."),
-    ruleset: str = typer.Option("nts", "--ruleset", help="nts or nts-app (flowers and seasons)."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", help="nts or nts-app (flowers and seasons); default nts."),
     special: Optional[List[str]] = typer.Option(None, "--special",
                                                 help="last_wall_tile, kong_replacement, kong_on_kong, heavenly, earth."),
     lang: str = typer.Option("en", "--lang", help="Labels in English (en) or Dutch (nl)."),
+    context_file: bool = typer.Option(True, "--context-file/--no-context-file",
+                                      help="Use the context file beside a photo (PHOTO.json or the same name "
+                                           "with .json); options given here override its values."),
     annotate: Optional[Path] = typer.Option(None, "--annotate", help="Write the photo with boxes and sets drawn."),
     review: Optional[bool] = typer.Option(None, "--review/--no-review",
                                           help="Interactive review (default: on a terminal when tiles are flagged)."),
@@ -132,11 +142,13 @@ def scan(
     from .render import read_text, result_text
     from ..vision.recognizer import set_recognizer
 
-    ctx = make_context(seat, wind, winning_tile, _win_type(discard, self_drawn, robbed_kong), ruleset,
-                       special or [], lang)
-    recognize = set_recognizer(tile_set)
     if lang not in ("en", "nl"):
         raise InputError(f"--lang {lang!r}: use en or nl")
+    given = {"seat": seat, "wind": wind, "winning_tile": winning_tile,
+             "win_type": _win_type(discard, self_drawn, robbed_kong), "ruleset": ruleset, "special": special}
+    make_context(**given, lang=lang)                    # the options themselves are checked first
+    contexts = [_photo_context(photo, given, lang, context_file) for photo in photos]
+    recognize = set_recognizer(tile_set)
     if not 0.0 <= threshold <= 1.0:
         raise InputError("--threshold is a confidence between 0 and 1")
     saved_reads = {}
@@ -148,12 +160,14 @@ def scan(
                     saved_reads[str(Path(obj.get("image", "")).resolve())] = obj
         except (OSError, json.JSONDecodeError) as exc:
             raise InputError(f"--from-json {from_json}: {exc}") from None
-    scoring = ctx.given or hand is not None or bool(review)
     interactive = sys.stdin.isatty() and not json_out
     echo = (lambda s: typer.echo(s, err=True)) if json_out else typer.echo
     failed = False
     saved = []
-    for n, photo in enumerate(photos):
+    for n, (photo, (ctx, used_file, said)) in enumerate(zip(photos, contexts)):
+        scoring = ctx.given or hand is not None or bool(review)
+        if said:
+            echo(said)
         if saved_reads:
             obj = saved_reads.get(str(photo.resolve()))
             read = photo_read_from_json(obj) if obj else read_photo(photo, recognize)
@@ -180,11 +194,13 @@ def scan(
             echo("result:\n" + result_text(res, threshold, brief=True))
         if json_out:
             if scoring:
-                typer.echo(json.dumps(res.to_json(), ensure_ascii=False))
+                out = res.to_json()
             else:
                 out = read.to_json()
                 out["layout"] = layout.to_json()
-                typer.echo(json.dumps(out, ensure_ascii=False))
+            if used_file is not None:
+                out["context_file"] = str(used_file)
+            typer.echo(json.dumps(out, ensure_ascii=False))
         elif not wants_review:
             typer.echo(result_text(res, threshold) if scoring else read_text(read, layout, threshold, lang))
             if len(photos) > 1:
@@ -213,6 +229,34 @@ def scan(
             raise WriteError(f"cannot write {save}: {exc}") from None
     if failed:
         raise typer.Exit(1)
+
+
+def _photo_context(photo: Path, given: dict, lang: str, use_file: bool) -> tuple[ScanContext, Path | None, str]:
+    """The context a photo is scored with: its context file's values (when there is one and
+    ``use_file``) with the options given on the command line on top; the file used; and the
+    line that tells the player so (empty without a file). A context file that cannot be
+    used stops the command (exit 2) before any photo is read; it is never written."""
+    path = sidecar_path(photo) if use_file else None
+    values = read_sidecar(path) if path is not None else None
+    if path is not None and values is None:
+        note = ("let op: {p} is een bewaard scanresultaat, geen contextbestand: niet gebruikt" if lang == "nl"
+                else "note: {p} is a saved scan result, not a context file: not used")
+        return make_context(**given, lang=lang), None, note.format(p=path)
+    fields, overridden = merge_context(values, **given)
+    try:
+        ctx = make_context(**fields, lang=lang)
+    except ContextError as exc:                      # cannot happen: both halves were checked
+        raise InputError(f"context file {path}: {exc}") from None
+    if values is None:
+        return ctx, None, ""
+    names = {"seat": "--seat", "wind": "--wind", "winning_tile": "--winning-tile", "ruleset": "--ruleset",
+             "win_type": "--" + str(given["win_type"]).replace("_", "-"), "special": "--special"}
+    over = ", ".join(names[k] for k in overridden)
+    if lang == "nl":
+        said = f"context uit {path}" + (f" ({over} van de opdrachtregel gaan voor)" if over else "")
+    else:
+        said = f"context from {path}" + (f" ({over} from the command line override it)" if over else "")
+    return ctx, path, f"{said}: {context_words(ctx, lang)}"
 
 
 class _Progress:
