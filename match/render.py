@@ -27,6 +27,7 @@ LABELS = {
         "sessions": "Sessions", "id": "id", "name": "name", "players": "players",
         "status": "status", "open": "open", "leader": "leader",
         "round": "{wind} {n}", "running": "Totals after each game", "no_sessions": "no sessions yet", "counted": "score counted at the table",
+        "payments": "Payments", "pays": "{payer} pays {payee} {amount}", "nobody_pays": "nobody pays",
     },
     "nl": {
         "session": "Sessie", "ruleset": "spelregels", "created": "begonnen",
@@ -45,6 +46,7 @@ LABELS = {
         "sessions": "Sessies", "id": "id", "name": "naam", "players": "spelers",
         "status": "stand", "open": "bezig", "leader": "voorop",
         "round": "{wind} {n}", "running": "Stand na elk spel", "no_sessions": "nog geen sessies", "counted": "punten aan tafel geteld",
+        "payments": "Betalingen", "pays": "{payer} betaalt {payee} {amount}", "nobody_pays": "niemand betaalt",
     },
 }
 
@@ -53,13 +55,18 @@ def labels(lang: str) -> dict:
     return LABELS.get(lang, LABELS["en"])
 
 
-def signed(value: int | float) -> str:
+def _dutch(text: str, lang: str) -> str:
+    """Dutch writes 7.394 and 0,5 where English writes 7,394 and 0.5."""
+    return text.translate(str.maketrans(",.", ".,")) if lang == "nl" else text
+
+
+def signed(value: int | float, lang: str = "en") -> str:
     text = f"{value:+,.0f}" if float(value).is_integer() else f"{value:+,.2f}"
-    return text if value else "0"
+    return _dutch(text, lang) if value else "0"
 
 
-def plain(value: int | float) -> str:
-    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}"
+def plain(value: int | float, lang: str = "en") -> str:
+    return _dutch(f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}", lang)
 
 
 def table(header: list[str], rows: list[list[str]], right: set[int]) -> str:
@@ -112,7 +119,7 @@ def header_lines(view: SessionView, lang: str) -> list[str]:
 
 def standings_table(view: SessionView, lang: str) -> str:
     L = labels(lang)
-    rows = [[str(rank), player, plain(total)] for rank, player, total in view.standings()]
+    rows = [[str(rank), player, plain(total, lang)] for rank, player, total in view.standings()]
     return table([L["rank"], L["player"], L["total"]], rows, right={0, 2})
 
 
@@ -177,7 +184,7 @@ def games_table(view: SessionView, lang: str) -> str:
                 score = (game.get("hand_scores") or {}).get(player)
                 dead = player in game.get("dead", [])
                 cell += " " + ("\u20200" if dead else str(score if score is not None else "")).rjust(4)
-            cell += " " + signed(game["deltas"][player]).rjust(7)
+            cell += " " + signed(game["deltas"][player], lang).rjust(7)
             row.append(cell)
         row.append(game_result(game, lang))
         rows.append(row)
@@ -187,11 +194,11 @@ def games_table(view: SessionView, lang: str) -> str:
 def running_table(view: SessionView, lang: str) -> str:
     """Totals after every game: the score sheet of seed 1's "puntenteller"."""
     L = labels(lang)
-    rows = [[L["start"]] + [plain(view.start_points) for _ in view.players]]
+    rows = [[L["start"]] + [plain(view.start_points, lang) for _ in view.players]]
     for game, after in zip(view.games, view.running):
-        rows.append([str(game["number"])] + [plain(after[p]) for p in view.players])
+        rows.append([str(game["number"])] + [plain(after[p], lang) for p in view.players])
     if view.end and view.end.get("final_scores"):
-        rows.append([L["finished"]] + [plain(view.totals[p]) for p in view.players])
+        rows.append([L["finished"]] + [plain(view.totals[p], lang) for p in view.players])
     return table(["#", *view.players], rows, right=set(range(len(view.players) + 1)))
 
 
@@ -258,7 +265,7 @@ def game_detail(view: SessionView, number: int, lang: str = "en") -> str:
         score_text = "" if score is None or view.ruleset == "riichi" else str(score)
         lines.append(f"{player} ({W[seat]})" + (f": {what}" if what else "") +
                      (f" = {score_text}" if score_text else "") +
-                     f" · {signed(game['deltas'][player])}")
+                     f" · {signed(game['deltas'][player], lang)}")
         entry = breakdowns.get(player)
         if entry and (entry.get("base_points") or entry.get("limit_hand")):
             for code, points in entry.get("base_points", []):
@@ -271,7 +278,19 @@ def game_detail(view: SessionView, number: int, lang: str = "en") -> str:
         explanation = _riichi_explanation(game, lang)
         if explanation:
             lines += [""] + explanation
+    else:
+        lines += ["", L["payments"]] + ["    " + text for text in payment_texts(view, game, lang)]
     return "\n".join(lines)
+
+
+def payment_texts(view: SessionView, game: dict, lang: str = "en") -> list[str]:
+    """``Anna pays Cor 96`` for every payment of an NTS game (``payments.payment_lines``)."""
+    from .payments import payment_lines
+
+    L = labels(lang)
+    lines = payment_lines(game, view.ruleset, view.players)
+    return [L["pays"].format(payer=p.payer, payee=p.payee, amount=plain(p.amount, lang))
+            for p in lines] or [L["nobody_pays"]]
 
 
 def _riichi_explanation(game: dict, lang: str) -> list[str]:
@@ -307,8 +326,8 @@ def sessions_table(views: list[SessionView], lang: str = "en") -> str:
 def game_summary(view: SessionView, record: dict, lang: str = "en") -> str:
     """What `session hand` prints after storing a game."""
     L = labels(lang)
-    deltas = "  ".join(f"{p} {signed(record['deltas'][p])}" for p in view.players)
-    totals = "  ".join(f"{p} {plain(view.running[-1][p])}" for p in view.players)
+    deltas = "  ".join(f"{p} {signed(record['deltas'][p], lang)}" for p in view.players)
+    totals = "  ".join(f"{p} {plain(view.running[-1][p], lang)}" for p in view.players)
     lines = [f"{L['game_open'].format(n=record['number'])}: {game_result(record, lang)}", deltas,
              f"{L['total']}: {totals}"]
     if not view.finished:
