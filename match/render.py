@@ -275,7 +275,7 @@ def game_detail(view: SessionView, number: int, lang: str = "en") -> str:
             if entry.get("limit_hand"):
                 lines.append(f"    {_label(entry['limit_hand'], lang)}")
     if view.ruleset == "riichi":
-        explanation = _riichi_explanation(game, lang)
+        explanation = riichi_explanation(game, lang)
         if explanation:
             lines += [""] + explanation
     else:
@@ -293,7 +293,7 @@ def payment_texts(view: SessionView, game: dict, lang: str = "en") -> list[str]:
             for p in lines] or [L["nobody_pays"]]
 
 
-def _riichi_explanation(game: dict, lang: str) -> list[str]:
+def riichi_explanation(game: dict, lang: str) -> list[str]:
     """The engine's sentences about this hand, with player names next to the seats."""
     import re
 

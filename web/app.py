@@ -101,20 +101,49 @@ class RegroupIn(BaseModel):
 
 class SessionIn(BaseModel):
     players: list[str] = Field(..., min_length=4, max_length=4, description="in seating order; the first is East")
-    ruleset: Ruleset = "nts"
-    name: str | None = None
+    ruleset: Literal["nts", "nts-app", "riichi"] = "nts"
+    name: str | None = Field(None, max_length=100)
+    lang: Lang = "en"
+
+
+Lang = Literal["en", "nl"]
+Name = Field(None, max_length=100)
 
 
 class GameIn(BaseModel):
-    """A won game: the winner's hand in notation (``+winning tile``) and how it was won."""
-    winner: str
-    hand: str = Field(..., examples=["[EEE] RRR 234m 88s 45s +6s"])
+    """An NTS / nts-app game: a win (the winner's hand in notation with ``+winning tile``,
+    or his score in ``scores``; every other player's hand, score or dead hand) or a draw."""
+    winner: str | None = Field(None, max_length=100)
+    hand: str | None = Field(None, max_length=300, examples=["[EEE] RRR 234m 88s 45s +6s"])
     win_type: WinType = "discard"
     seat: Wind | None = Field(None, description="the seat the hand was scored for (checked)")
     prevailing_wind: Wind | None = Field(None, description="nts-app: the wind thrown at the table")
-    special: list[str] = []
-    discarder: str | None = None
-    scores: dict[str, int] = Field({}, description="other players' scores counted at the table")
+    special: list[Special] = []
+    discarder: str | None = Field(None, max_length=100)
+    scores: dict[str, int] = Field({}, description="players' scores counted at the table")
+    hands: dict[str, str] = Field({}, description="other players' hands in notation (the engine counts them)")
+    dead: list[str] = Field([], max_length=4, description="players with a dead hand (score 0, still pay)")
+    draw: bool = Field(False, description="exhausted wall (remise): nobody pays")
+    lang: Lang = "en"
+
+
+class RiichiWinIn(BaseModel):
+    player: str = Field(..., max_length=100)
+    han: int | None = Field(None, ge=1, le=13)
+    fu: int | None = Field(None, ge=20, le=110)
+    yakuman: bool = False
+
+
+class RiichiGameIn(BaseModel):
+    """A riichi hand as counted at the table (spec §16): ron or tsumo with han/fu per
+    winner, a draw with the tenpai players (noten payments), or a chombo."""
+    outcome: Literal["ron", "tsumo", "draw", "chombo"]
+    wins: list[RiichiWinIn] = Field([], max_length=3)
+    discarder: str | None = Field(None, max_length=100)
+    riichi: list[str] = Field([], max_length=4, description="who declared riichi (a 1,000 stick each)")
+    tenpai: list[str] = Field([], max_length=4)
+    chombo: str | None = Field(None, max_length=100)
+    lang: Lang = "en"
 
 
 class SafeJSONResponse(JSONResponse):
@@ -277,22 +306,39 @@ def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None
         groups = [g.model_dump() for g in body.groups] if body.groups is not None else None
         return services.regroup([t.model_dump() for t in body.tiles], groups, edit)
 
-    @app.get("/api/sessions", summary="Sessions with seats, prevailing wind and standings")
-    def sessions(all: bool = False) -> list[dict]:
-        return services.list_sessions(open_only=not all)
+    @app.get("/api/sessions", summary="Sessions with seats, prevailing wind, standings and history")
+    def sessions(all: bool = False, lang: Lang = "en") -> list[dict]:
+        return services.list_sessions(open_only=not all, lang=lang)
 
-    @app.post("/api/sessions", status_code=201, summary="Start a session (nts or nts-app)")
+    @app.post("/api/sessions", status_code=201, summary="Start a session (nts, nts-app or riichi)")
     def new_session(body: SessionIn) -> dict:
-        return services.new_session(body.players, body.ruleset, body.name)
+        return services.new_session(body.players, body.ruleset, body.name, body.lang)
 
-    @app.get("/api/sessions/{session_id}", summary="One session")
-    def session(session_id: int) -> dict:
-        return services.get_session(session_id)
+    @app.get("/api/sessions/{session_id}", summary="One session, with every game and who paid whom")
+    def session(session_id: int, lang: Lang = "en") -> dict:
+        return services.get_session(session_id, lang)
 
-    @app.post("/api/sessions/{session_id}/games", status_code=201, summary="Add a won game to a session")
+    @app.post("/api/sessions/{session_id}/games", status_code=201,
+              summary="Add an NTS / nts-app game (a win or a draw) to a session")
     def add_game(session_id: int, body: GameIn) -> dict:
         return services.add_game(session_id, winner=body.winner, hand=body.hand, win_type=body.win_type,
                                  seat=body.seat, special=body.special, discarder=body.discarder,
-                                 scores=body.scores, prevailing_wind=body.prevailing_wind)
+                                 scores=body.scores, prevailing_wind=body.prevailing_wind, hands=body.hands,
+                                 dead=body.dead, draw=body.draw, lang=body.lang)
+
+    @app.post("/api/sessions/{session_id}/riichi", status_code=201,
+              summary="Add a riichi hand (ron, tsumo, draw with noten payments, chombo)")
+    def add_riichi(session_id: int, body: RiichiGameIn) -> dict:
+        return services.add_riichi_game(session_id, outcome=body.outcome, wins=[w.model_dump() for w in body.wins],
+                                        discarder=body.discarder, riichi=body.riichi, tenpai=body.tenpai,
+                                        chombo=body.chombo, lang=body.lang)
+
+    @app.post("/api/sessions/{session_id}/undo", summary="Take back the last game (or re-open an ended session)")
+    def undo(session_id: int, lang: Lang = "en") -> dict:
+        return services.undo(session_id, lang)
+
+    @app.post("/api/sessions/{session_id}/end", summary="End the session now (agreed time)")
+    def end(session_id: int, lang: Lang = "en") -> dict:
+        return services.end_session(session_id, lang)
 
     return app

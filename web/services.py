@@ -165,52 +165,116 @@ class WebServices:
             finally:
                 book.store.close()
 
-    def list_sessions(self, open_only: bool = True) -> list[dict]:
-        return self._session_call("read", lambda book: [session_json(v) for v in book.list_sessions()
-                                                if not (open_only and v.finished)])
+    def list_sessions(self, open_only: bool = True, lang: str = "en") -> list[dict]:
+        return self._session_call("read", lambda book: [session_json(v, lang) for v in book.list_sessions()
+                                                        if not (open_only and v.finished)])
 
-    def get_session(self, session_id: int) -> dict:
-        return self._session_call("read", lambda book: session_json(book.view(session_id)))
+    def get_session(self, session_id: int, lang: str = "en") -> dict:
+        return self._session_call("read", lambda book: session_json(book.view(session_id), lang))
 
-    def new_session(self, players: list[str], ruleset: str, name: str | None = None) -> dict:
-        if ruleset == "riichi":
-            raise InputError("riichi sessions are kept with `mjscore session` (han/fu); "
-                             "the page scores nts and nts-app hands")
+    def new_session(self, players: list[str], ruleset: str, name: str | None = None, lang: str = "en") -> dict:
         from ..match.session import check_new_session
 
         check_new_session(players, ruleset, None, name)          # before the file is made
-        return self._session_call("create", lambda book: session_json(book.new_session(players, ruleset, name)))
+        return self._session_call("create", lambda book: session_json(book.new_session(players, ruleset, name),
+                                                                      lang))
 
-    def add_game(self, session_id: int, *, winner: str, hand: str, win_type: str,
-                 seat: str | None = None, special: Sequence[str] = (), discarder: str | None = None,
-                 scores: dict[str, int] | None = None, prevailing_wind: str | None = None) -> dict:
-        """Record a won NTS / nts-app game: the winner's hand (notation with ``+tile``) and the
-        other players' scores as counted at the table. ``seat``, when given, must be the
-        winner's seat in the session (the hand was scored with it)."""
-        from ..match.model import NtsGame, find_player
+    def add_game(self, session_id: int, *, winner: str | None, hand: str | None = None,
+                 win_type: str = "discard", seat: str | None = None, special: Sequence[str] = (),
+                 discarder: str | None = None, scores: dict[str, int] | None = None,
+                 prevailing_wind: str | None = None, hands: dict[str, str] | None = None,
+                 dead: Sequence[str] = (), draw: bool = False, lang: str = "en") -> dict:
+        """Record an NTS / nts-app game: a win (the winner's hand in notation with ``+tile``
+        or his score; the others' hands or scores as counted at the table; dead hands) or a
+        draw. ``seat``, when given, must be the winner's seat in the session (the hand was
+        scored with it)."""
+        from ..match.model import NtsGame
 
         def add(book):
             view = book.view(session_id)
             if view.ruleset == "riichi":
-                raise InputError("this is a riichi session: record it with `mjscore session hand`")
-            who = find_player(view.players, winner)
-            if who is None:
-                raise InputError(f"{winner!r} does not play in session {view.id} ({', '.join(view.players)})")
-            if seat and view.seats[who] != seat:
-                raise InputError(f"{who} sits {view.seats[who]} in this game of the session, "
-                                 f"but the hand was scored for seat {seat}: set the seat wind to "
-                                 f"{view.seats[who]}")
-            wind = prevailing_wind
-            if view.ruleset == "nts" and wind and wind != view.prevailing_wind:
-                raise InputError(f"the prevailing wind of this game is {view.prevailing_wind}, "
-                                 f"but the hand was scored with {wind}")
-            game = NtsGame(winner=who, winner_hand=hand, win_type=win_type, discarder=discarder or None,
-                           special=tuple(special), scores=dict(scores or {}),
-                           prevailing_wind=wind if view.ruleset == "nts-app" else None, photo="web upload")
+                raise InputError("this is a riichi session: record the hand with han and fu")
+            names = _Names(view)
+            if draw:
+                if winner or hand or scores or hands or dead:
+                    raise InputError("a draw (remise) has no winner, hands, scores or dead hands")
+                game = NtsGame(winner=None, prevailing_wind=prevailing_wind if view.ruleset == "nts-app" else None)
+            else:
+                if not winner:
+                    raise InputError("say who won, or record a draw")
+                who = names(winner)
+                if seat and view.seats[who] != seat:
+                    raise InputError(f"{who} sits {view.seats[who]} in this game of the session, "
+                                     f"but the hand was scored for seat {seat}: set the seat wind to "
+                                     f"{view.seats[who]}")
+                wind = prevailing_wind
+                if view.ruleset == "nts" and wind and wind != view.prevailing_wind:
+                    raise InputError(f"the prevailing wind of this game is {view.prevailing_wind}, "
+                                     f"but the hand was scored with {wind}")
+                given = {names(p): int(v) for p, v in (scores or {}).items()}
+                others = {names(p): h for p, h in (hands or {}).items() if h and h.strip()}
+                game = NtsGame(winner=who, winner_hand=hand or None, win_type=win_type,
+                               discarder=names(discarder) if discarder else None, special=tuple(special),
+                               scores=given, hands=others, dead=tuple(names(p) for p in dead),
+                               prevailing_wind=wind if view.ruleset == "nts-app" else None,
+                               photo="web upload" if hand else None)
             record = book.add_game(view.id, game)
-            return {"game": _game_json(record), "session": session_json(book.view(view.id))}
+            return {"game": game_json(book.view(view.id), record, lang),
+                    "session": session_json(book.view(view.id), lang)}
 
         return self._session_call("write", add)
+
+    def add_riichi_game(self, session_id: int, *, outcome: str, wins: Sequence[dict] = (),
+                        discarder: str | None = None, riichi: Sequence[str] = (),
+                        tenpai: Sequence[str] = (), chombo: str | None = None, lang: str = "en") -> dict:
+        """Record a riichi hand as counted at the table: ron / tsumo with han and fu per
+        winner, a draw with the tenpai players (noten payments), or a chombo; ``riichi``
+        names who declared riichi (a stick each into the pot)."""
+        from ..match.model import RiichiGame, RiichiWin
+
+        def add(book):
+            view = book.view(session_id)
+            if view.ruleset != "riichi":
+                raise InputError(f"this is an {view.ruleset} session: record the winner's hand or score")
+            names = _Names(view)
+            game = RiichiGame(
+                outcome=outcome,
+                wins=tuple(RiichiWin(player=names(w["player"]), han=w.get("han"), fu=w.get("fu"),
+                                     yakuman=bool(w.get("yakuman"))) for w in wins),
+                discarder=names(discarder) if discarder else None,
+                riichi=tuple(names(p) for p in riichi), tenpai=tuple(names(p) for p in tenpai),
+                chombo=names(chombo) if chombo else None)
+            record = book.add_game(view.id, game)
+            return {"game": game_json(book.view(view.id), record, lang),
+                    "session": session_json(book.view(view.id), lang)}
+
+        return self._session_call("write", add)
+
+    def undo(self, session_id: int, lang: str = "en") -> dict:
+        """Take back the last game (or re-open a session that was ended)."""
+        def undo(book):
+            what = book.undo(book.view(session_id).id)
+            return {"undone": what, "session": session_json(book.view(session_id), lang)}
+
+        return self._session_call("write", undo)
+
+    def end_session(self, session_id: int, lang: str = "en") -> dict:
+        return self._session_call("write", lambda book: session_json(book.end(book.view(session_id).id), lang))
+
+
+class _Names:
+    """A player name as typed -> the session's spelling; an unknown name is refused."""
+
+    def __init__(self, view):
+        self.view = view
+
+    def __call__(self, typed: str) -> str:
+        from ..match.model import find_player
+
+        who = find_player(self.view.players, str(typed))
+        if who is None:
+            raise InputError(f"{typed!r} does not play in session {self.view.id} ({', '.join(self.view.players)})")
+        return who
 
 
 # ---------------------------------------------------------------------- JSON helpers
@@ -268,15 +332,44 @@ def breakdown(score: dict, lang: str = "en") -> dict:
     }
 
 
-def session_json(view) -> dict:
-    return {
+def session_json(view, lang: str = "en") -> dict:
+    """A session for the page: seats and wind of the next game, standings, and every game
+    with its payments (who pays whom)."""
+    from ..match.render import next_game_line
+
+    out = {
         "id": view.id, "name": view.name, "ruleset": view.ruleset, "players": list(view.players),
         "seats": dict(view.seats), "prevailing_wind": view.prevailing_wind,
         "games_played": len(view.games), "finished": view.finished,
         "standings": [{"rank": r, "player": p, "total": t} for r, p, t in view.standings()],
+        "state": view.state.to_dict(),
+        "next": None if view.finished else next_game_line(view, lang),
+        "games": [game_json(view, g, lang) for g in view.games],
     }
+    if view.ruleset == "riichi":
+        wind, n = view.riichi_label()
+        out["round"] = {"wind": wind, "number": n}
+    return out
 
 
-def _game_json(record: dict) -> dict:
-    keep = ("number", "winner", "winner_hand", "win_type", "prevailing_wind", "seats", "deltas", "hand_scores")
-    return {k: record[k] for k in keep if k in record}
+def game_json(view, record: dict, lang: str = "en") -> dict:
+    """One game of the history: result, seats, scores, deltas, the totals after it and the
+    payment lines (``match.payments``; riichi: the engine's sentences)."""
+    from ..match.payments import payment_lines
+    from ..match.render import riichi_explanation, game_result
+
+    keep = ("number", "kind", "winners", "winner_hand", "win_type", "discarder", "prevailing_wind", "seats",
+            "deltas", "hand_scores", "dead", "given_scores", "riichi", "tenpai", "wins", "honba_before",
+            "pot_before")
+    out = {k: record[k] for k in keep if k in record}
+    out["winner"] = (record.get("winners") or [None])[0]
+    out["result"] = game_result(record, lang)
+    number = record.get("number", 0)
+    if 1 <= number <= len(view.running):
+        out["totals_after"] = dict(view.running[number - 1])
+    if view.ruleset == "riichi":
+        out["payments"] = []
+        out["explanation"] = riichi_explanation(record, lang)
+    else:
+        out["payments"] = [p.to_json() for p in payment_lines(record, view.ruleset, view.players)]
+    return out
