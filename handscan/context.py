@@ -231,14 +231,13 @@ def merge_context(file_values: dict | None, **given) -> tuple[dict, list[str]]:
 def context_words(ctx: ScanContext, lang: str = "en") -> str:
     """The context in a few words (what the player should see before a score): ``seat E,
     prevailing wind E, winning tile 7s, on a discard, nts-app``."""
-    from ..scoring.words import WIN_TYPE_WORDS, WIND_NAMES
+    from ..scoring.words import WIN_TYPE_WORDS, wind_letter
     nl = lang == "nl"
-    words = WIND_NAMES["nl" if nl else "en"]
     parts = []
     if ctx.seat:
-        parts.append(("eigen wind " if nl else "seat ") + (words[ctx.seat] if nl else ctx.seat))
+        parts.append(("eigen wind " if nl else "seat ") + wind_letter(ctx.seat, lang))
     if ctx.wind:
-        parts.append(("ronde " if nl else "prevailing wind ") + (words[ctx.wind] if nl else ctx.wind))
+        parts.append(("ronde " if nl else "prevailing wind ") + wind_letter(ctx.wind, lang))
     if ctx.winning_tile:
         parts.append(("winnende steen " if nl else "winning tile ") + ctx.winning_tile)
     if ctx.win_type:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .pipeline import LOW_CONFIDENCE, ScanResult
+from ..scoring.numbers import number
 from ..vision.layout import Layout, compact
 from ..vision.types import PhotoRead, TileRead
 
@@ -15,12 +16,17 @@ _WORDS = {
            "doublings": "doublings", "total": "total", "final": "final score", "invalid": "NOT A VALID HAND",
            "limit": "limit hand", "flag": "check", "alts": "closest valid hands", "missing": "missing",
            "warn": "note", "scored": "hand (scored)", "given": "hand (given)", "tiles_no": "tiles",
-           "below": "confidence below"},
+           "below": "confidence below", "would_be": "would be",
+           "star": "* = the set the winning tile completed", "or": "or", "give": "give",
+           "what": {}},
     "nl": {"tiles": "stenen", "groups": "groepen", "hand": "hand", "score": "score", "base": "basispunten",
            "doublings": "verdubbelingen", "total": "totaal", "final": "eindscore", "invalid": "GEEN GELDIGE HAND",
            "limit": "limiet", "flag": "controleer", "alts": "dichtstbijzijnde geldige handen",
            "missing": "ontbreekt", "warn": "let op", "scored": "hand (geteld)", "given": "hand (opgegeven)",
-           "tiles_no": "stenen", "below": "zekerheid onder"},
+           "tiles_no": "stenen", "below": "zekerheid onder", "would_be": "zou zijn",
+           "star": "* = de set die de winnende steen afmaakte", "or": "of", "give": "geef",
+           "what": {"seat": "eigen wind", "wind": "ronde", "prevailing_wind": "ronde",
+                    "winning_tile": "winnende steen", "win_type": "hoe gewonnen"}},
 }
 
 
@@ -34,13 +40,15 @@ def _label(code: str, lang: str) -> str:
         return name.replace("_", " ") + (f" {arg}" if arg else "")
 
 
-def tiles_text(tiles: Sequence[TileRead], threshold: float = LOW_CONFIDENCE) -> list[str]:
+def tiles_text(tiles: Sequence[TileRead], threshold: float = LOW_CONFIDENCE, lang: str = "en") -> list[str]:
+    w = _WORDS.get(lang, _WORDS["en"])
     lines = []
     for i, t in enumerate(tiles):
         alts = "  ".join(f"{k} {p:.2f}" for k, p in t.alternatives[:3])
-        mark = "  <- check" if t.confidence < threshold else ""
+        mark = f"  <- {w['flag']}" if t.confidence < threshold else ""
         angle = f" {t.angle:>3}°" if t.angle else "     "
-        lines.append(f"{i + 1:>3}  {t.kind:<3} {t.confidence:5.2f}{angle}  {('or ' + alts) if alts else ''}{mark}".rstrip())
+        lines.append(f"{i + 1:>3}  {t.kind:<3} {t.confidence:5.2f}{angle}  {(w['or'] + ' ' + alts) if alts else ''}"
+                     f"{mark}".rstrip())
     return lines
 
 
@@ -59,7 +67,7 @@ def read_text(read: PhotoRead, layout: Layout, threshold: float = LOW_CONFIDENCE
     w = _WORDS.get(lang, _WORDS["en"])
     out = [f"{read.image}: {len(layout.tiles)} {w['tiles']}"
            + (f" ({read.width}x{read.height})" if read.width else "")]
-    out += tiles_text(layout.tiles, threshold)
+    out += tiles_text(layout.tiles, threshold, lang)
     out.append(f"{w['tiles']}: {compact([t.kind for t in layout.tiles])}")
     out.append(f"{w['groups']}:")
     out += groups_text(layout, lang)
@@ -72,26 +80,32 @@ def score_text(score: dict, lang: str = "en") -> list[str]:
     w = _WORDS.get(lang, _WORDS["en"])
     if not score.get("valid"):
         msg = score.get("message") or ""
-        lines = [f"{w['invalid']}: {score.get('reason', '?')}" + (f" ({msg})" if msg else "")]
+        if lang == "nl":
+            from ..scoring.messages import reason_text
+            lines = [f"{w['invalid']}: {reason_text(str(score.get('reason', '?')), msg, lang)}"]
+        else:
+            lines = [f"{w['invalid']}: {score.get('reason', '?')}" + (f" ({msg})" if msg else "")]
         if score.get("base_points"):
-            lines.append(f"  (would be: {score.get('base_total')} x 2^{score.get('doublings_total')})")
+            lines.append(f"  ({w['would_be']}: {number(score.get('base_total'), lang)} x 2^{score.get('doublings_total')})")
         return lines
     rows: list[tuple[str, str]] = []
     for code, pts in score.get("base_points", []):
-        rows.append((_label(code, lang), f"{pts:>5}"))
+        rows.append((_label(code, lang), f"{number(pts, lang):>5}"))
     if score.get("base_points"):
-        rows.append((w["base"], f"{score.get('base_total', 0):>5}"))
+        rows.append((w["base"], f"{number(score.get('base_total', 0), lang):>5}"))
     for code, n in score.get("doublings", []):
         rows.append((_label(code, lang), f"x2^{n}".rjust(5)))
     if score.get("doublings"):
         rows.append((w["doublings"], f"{score.get('doublings_total', 0):>5}"))
     if score.get("total_before_limit") is not None and score.get("total_before_limit") != score.get("final"):
-        rows.append((w["total"], f"{score['total_before_limit']:>5}"))
-    rows.append((w["final"], f"{score.get('final'):>5}"))
+        rows.append((w["total"], f"{number(score['total_before_limit'], lang):>5}"))
+    rows.append((w["final"], f"{number(score.get('final'), lang):>5}"))
     width = max(len(label) for label, _ in rows)
     lines = []
     if score.get("decomposition"):
         lines.append("  " + " ".join(score["decomposition"]))
+        if any("*" in part for part in score["decomposition"]):
+            lines.append(f"  {w['star']}")
     if score.get("limit_hand"):
         lines.append(f"  {w['limit']}: {_label(score['limit_hand'], lang)}")
     return lines + [f"  {label:<{width}}  {value}" for label, value in rows]
@@ -113,16 +127,17 @@ def result_text(res: ScanResult, threshold: float = LOW_CONFIDENCE, *, brief: bo
     if res.notation and res.notation != (res.layout.notation if res.layout else None):
         out.append(f"{w['scored']}: {res.notation}")
     out += [f"{w['warn']}: {x}" for x in res.warnings if not res.layout or x not in res.layout.warnings]
-    missing = [f[len('missing_'):].replace('_', ' ') for f in res.flags if f.startswith("missing_")]
+    missing = [w["what"].get(f[len('missing_'):], f[len('missing_'):].replace('_', ' '))
+               for f in res.flags if f.startswith("missing_")]
     if missing:
-        out.append(f"{w['missing']}: {', '.join(missing)} (give --seat / --wind / --winning-tile / "
-                   f"--discard or --self-drawn)")
+        out.append(f"{w['missing']}: {', '.join(missing)} ({w['give']} --seat / --wind / --winning-tile / "
+                   f"--discard {w['or']} --self-drawn)")
     if res.score is not None:
         out.append(f"{w['score']} ({res.context.ruleset}):")
         out += score_text(res.score.to_json(), lang)
     if res.alternatives:
         out.append(f"{w['alts']}:")
-        out += [f"  {a.notation}  = {a.final}  ({a.change})" for a in res.alternatives]
+        out += [f"  {a.notation}  = {number(a.final, lang)}  ({a.change})" for a in res.alternatives]
     if res.low_confidence:
         out.append(f"{w['flag']}: {w['tiles_no']} {', '.join(map(str, res.low_confidence))} "
                    f"({w['below']} {threshold:.2f})")

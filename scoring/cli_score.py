@@ -20,9 +20,10 @@ import typer
 from ..errors import FailedError, InputError, MjscoreError, exit_status
 from .config import RULESETS
 from .messages import error_line, reason_text
+from .numbers import number
 from .request_file import names_a_request, read_request
 from .validate import InvalidHand, kongs, tile_total
-from .words import WIN_TYPE_WORDS, wind_code
+from .words import WIN_TYPE_WORDS, wind_code, wind_letter
 
 _EXAMPLE = '"[EEE] RRR 234m 88s 45s +6s"'
 
@@ -211,7 +212,8 @@ def render(answer: dict, request: dict, lang: str = "en") -> str:
     data = request["hand"]
     how = w[data["win_type"]] if data.get("win_type") else w["non_winner"]
     out = [f"{w['hand']}: {format_hand(hand_from_json(data))}",
-           f"  {request['ruleset']}, {w['seat']} {data['seat_wind']}, {w['wind']} {request['prevailing_wind']}, {how}"
+           f"  {request['ruleset']}, {w['seat']} {wind_letter(data['seat_wind'], lang)}, "
+           f"{w['wind']} {wind_letter(request['prevailing_wind'], lang)}, {how}"
            + (f", {', '.join(label(s, lang) for s in data['special'])}" if data.get("special") else "")]
     if answer.get("valid") is False:
         out.append(f"{w['invalid']}: {reason_text(str(answer.get('reason')), str(answer.get('message')), lang)}")
@@ -228,15 +230,17 @@ def render(answer: dict, request: dict, lang: str = "en") -> str:
             out.append(f"  {w['star']}")
     limit = resolve(request["ruleset"], request.get("config"))["limit"]
     if answer.get("limit_hand"):
-        out.append(f"{w['limit_hand']}: {label(answer['limit_hand'], lang)} = {answer['total_before_limit']}")
+        out.append(f"{w['limit_hand']}: {label(answer['limit_hand'], lang)} = "
+                   f"{number(answer['total_before_limit'], lang)}")
     elif answer.get("half_limit"):
-        out.append(f"{w['half_limit']}: {label(answer['half_limit'], lang)} = {answer['total_before_limit']}")
+        out.append(f"{w['half_limit']}: {label(answer['half_limit'], lang)} = "
+                   f"{number(answer['total_before_limit'], lang)}")
     else:
         out += _line_block(answer, w, lang)
-        out.append(f"{w['total']:<58}{answer['base_total']} x 2^{answer['doublings_total']} = "
-                   f"{answer['total_before_limit']}")
-    out.append(f"{w['limit']:<58}{limit}")
-    out.append(f"{w['final']:<58}{answer['final']}")
+        out.append(f"{w['total']:<58}{number(answer['base_total'], lang)} x 2^{answer['doublings_total']} = "
+                   f"{number(answer['total_before_limit'], lang)}")
+    out.append(f"{w['limit']:<58}{number(limit, lang)}")
+    out.append(f"{w['final']:<58}{number(answer['final'], lang)}")
     if answer.get("wait"):
         out.append(f"{w['wait']}: {' '.join(answer['wait'])}")
     return "\n".join(out)
@@ -245,8 +249,9 @@ def render(answer: dict, request: dict, lang: str = "en") -> str:
 def _line_block(answer: dict, w: dict, lang: str) -> list[str]:
     from .rules import label
     out = [f"{w['base']}:"]
-    out += [f"  {label(code, lang):<56}{pts:>6}" for code, pts in answer.get("base_points", [])] or [f"  {w['none']}"]
-    out.append(f"  {w['base_total']:<56}{answer.get('base_total', 0):>6}")
+    out += [f"  {label(code, lang):<56}{number(pts, lang):>6}" for code, pts in answer.get("base_points", [])] \
+        or [f"  {w['none']}"]
+    out.append(f"  {w['base_total']:<56}{number(answer.get('base_total', 0), lang):>6}")
     out.append(f"{w['doublings']}:")
     out += [f"  {label(code, lang):<56}{'x2^' + str(n):>6}" for code, n in answer.get("doublings", [])] \
         or [f"  {w['none']}"]

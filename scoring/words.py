@@ -11,6 +11,10 @@ WIND_NAMES: dict[str, dict[str, str]] = {
     "nl": dict(zip(WIND_CODES, ("Oost", "Zuid", "West", "Noord"))),
 }
 
+# The one-letter winds a player reads: E S W N, and in Dutch O Z W N (Oost, Zuid, West, Noord).
+WIND_LETTERS: dict[str, dict[str, str]] = {lang: {code: name[0] for code, name in names.items()}
+                                          for lang, names in WIND_NAMES.items()}
+
 WIN_TYPE_WORDS: dict[str, dict[str, str]] = {
     "en": {"self_drawn": "self-drawn", "discard": "on a discard", "robbed_kong": "robbing a kong"},
     "nl": {"self_drawn": "zelf gepakt", "discard": "van een weggelegde steen", "robbed_kong": "kongroof"},
@@ -28,3 +32,8 @@ _WIND_ALIASES: dict[str, str] = {
 def wind_code(text: str) -> str | None:
     """``E``/``S``/``W``/``N`` for a wind as typed (``e``, ``East``, ``Oost``, ``O``...), else None."""
     return _WIND_ALIASES.get(text.strip().upper())
+
+
+def wind_letter(code: str, lang: str = "en") -> str:
+    """The wind ``code`` (E/S/W/N) as one letter in ``lang``: ``O`` for East in Dutch."""
+    return WIND_LETTERS.get(lang, WIND_LETTERS["en"]).get(code, code)

@@ -151,5 +151,5 @@ def test_dutch_context_line(photo):
     shutil.copyfile(HAND_PHOTO.with_suffix(".json"), photo.with_suffix(".json"))
     result = scan(photo, "--lang", "nl", "--seat", "O", "--json")
     assert result.exit_code == 0, result.output
-    assert ("(--seat van de opdrachtregel gaan voor): eigen wind Oost, ronde Oost, winnende steen 7s, "
+    assert ("(--seat van de opdrachtregel gaan voor): eigen wind O, ronde O, winnende steen 7s, "
             "van een weggelegde steen, regels nts-app") in result.stderr
