@@ -25,7 +25,9 @@ from starlette.concurrency import run_in_threadpool
 
 from ..errors import TIMED_OUT, TOO_LARGE, InputError, MjscoreError, http_status
 from ..scoring.config import RULESETS, SPECIALS, WIN_TYPES, WIND_NAMES
+from .i18n import layout_answer, request_lang, say, score_answer, validation_details
 from .photo import MAX_UPLOAD_BYTES, PhotoError, size_text
+from .words import page_words
 from .services import Context, Recognize, WebServices
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -36,6 +38,7 @@ Wind = Literal.__getitem__(WIND_NAMES)
 WinType = Literal.__getitem__(WIN_TYPES)
 Ruleset = Literal.__getitem__(RULESETS)
 Special = Literal.__getitem__(SPECIALS)
+Lang = Literal["en", "nl"]
 
 
 class ContextIn(BaseModel):
@@ -106,10 +109,6 @@ class SessionIn(BaseModel):
     lang: Lang = "en"
 
 
-Lang = Literal["en", "nl"]
-Name = Field(None, max_length=100)
-
-
 class GameIn(BaseModel):
     """An NTS / nts-app game: a win (the winner's hand in notation with ``+winning tile``,
     or his score in ``scores``; every other player's hand, score or dead hand) or a draw."""
@@ -157,9 +156,20 @@ class SafeJSONResponse(JSONResponse):
             return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii")
 
 
-def _error_response(exc: MjscoreError, headers: dict | None = None) -> JSONResponse:
-    """Every known error leaves as ``{"detail": message}`` with the status of its code."""
-    return SafeJSONResponse({"detail": str(exc)}, status_code=http_status(exc), headers=headers)
+def _error_response(exc: MjscoreError, headers: dict | None = None, lang: str = "en") -> JSONResponse:
+    """Every known error leaves as ``{"detail": message}`` with the status of its code, in the
+    language the request asked for (``web.i18n``)."""
+    return SafeJSONResponse({"detail": say(str(exc), lang)}, status_code=http_status(exc), headers=headers)
+
+
+def _lang_of(request: Request) -> str:
+    return request_lang(request.query_params.get("lang"), request.headers.get("accept-language"))
+
+
+def _scope_lang(scope) -> str:
+    headers = dict(scope.get("headers") or [])
+    query = dict(p.split("=", 1) for p in scope.get("query_string", b"").decode("latin-1").split("&") if "=" in p)
+    return request_lang(query.get("lang"), headers.get(b"accept-language", b"").decode("latin-1"))
 
 
 def _validation_details(exc: RequestValidationError) -> list[dict]:
@@ -198,7 +208,7 @@ class LimitBody:
         length = dict(scope["headers"]).get(b"content-length", b"")
         if length.isdigit() and int(length) > self.max_bytes:
             message = f"the upload is {size_text(int(length))}; at most {size_text(self.max_bytes)} is accepted"
-            return await _error_response(PhotoError(TOO_LARGE, message))(scope, receive, send)
+            return await _error_response(PhotoError(TOO_LARGE, message), lang=_scope_lang(scope))(scope, receive, send)
         seen = 0
         refused = False
         complete = False
@@ -207,7 +217,7 @@ class LimitBody:
             # answer now; the app sees the client gone and its own answer is dropped
             nonlocal refused
             refused = True
-            await _error_response(error, headers)(scope, receive, send)
+            await _error_response(error, headers, _scope_lang(scope))(scope, receive, send)
             return {"type": "http.disconnect"}
 
         async def limited_receive():
@@ -247,18 +257,20 @@ def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None
     app.state.services = services
 
     @app.exception_handler(MjscoreError)
-    async def _known_error(_request: Request, exc: MjscoreError):
-        return _error_response(exc)
+    async def _known_error(request: Request, exc: MjscoreError):
+        return _error_response(exc, lang=_lang_of(request))
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_request: Request, exc: RequestValidationError):
-        return SafeJSONResponse({"detail": _validation_details(exc)}, status_code=422)
+    async def _invalid(request: Request, exc: RequestValidationError):
+        return SafeJSONResponse({"detail": validation_details(_validation_details(exc), _lang_of(request))},
+                                status_code=422)
 
     @app.exception_handler(Exception)
-    async def _unexpected(_request: Request, exc: Exception):
+    async def _unexpected(request: Request, exc: Exception):
         log.exception("unexpected error")          # the details go to the log, never to the client
-        return SafeJSONResponse({"detail": "internal error (the server log has the details)"},
-                                status_code=500)
+        text = ("interne fout (het serverlog heeft de details)" if _lang_of(request) == "nl"
+                else "internal error (the server log has the details)")
+        return SafeJSONResponse({"detail": text}, status_code=500)
 
     app.add_middleware(LimitBody, max_bytes=max_upload_bytes + BODY_SLACK,
                        idle_seconds=body_idle_seconds)
@@ -281,13 +293,21 @@ def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None
     def health() -> dict:
         return services.health()
 
+    @app.get("/api/words", summary="Every word the page shows, in English or Dutch")
+    def words(lang: Lang = "en") -> dict:
+        return dict(page_words(lang), max_upload_bytes=max_upload_bytes,
+                    max_upload_text=size_text(max_upload_bytes))
+
     @app.post("/api/scan", summary="Photo -> tiles with boxes, grouping and hand notation")
-    async def scan(photo: UploadFile = File(..., description="JPEG, PNG or WebP photo of the hand")) -> dict:
+    async def scan(request: Request,
+                   photo: UploadFile = File(..., description="JPEG, PNG or WebP photo of the hand")) -> dict:
         data = await photo.read(max_upload_bytes + 1)
         if len(data) > max_upload_bytes:
             raise PhotoError(TOO_LARGE, f"the photo is larger than {size_text(max_upload_bytes)}; "
                                         f"at most {size_text(max_upload_bytes)} is accepted")
-        return await run_in_threadpool(services.scan, data)
+        out = await run_in_threadpool(services.scan, data)
+        layout_answer(out.get("layout"), _lang_of(request))
+        return out
 
     @app.post("/api/score", summary="Tiles or notation + context -> hand and score breakdown")
     def score(body: ScoreIn) -> dict:
@@ -295,7 +315,7 @@ def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None
         ctx = Context(c.seat, c.prevailing_wind, c.winning_tile, c.win_type, c.ruleset, c.special, c.lang)
         tiles = [t.model_dump() for t in body.tiles] if body.tiles else None
         groups = [g.model_dump() for g in body.groups] if body.groups is not None else None
-        return services.score(tiles, body.hand, ctx, groups)
+        return score_answer(services.score(tiles, body.hand, ctx, groups), c.lang)
 
     @app.post("/api/regroup", summary="One set edit (open/concealed/kong, move, split, merge, add, remove, fix)")
     def regroup(body: RegroupIn) -> dict:
@@ -304,7 +324,9 @@ def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None
         e = body.edit
         edit = Edit(e.op, e.tile, e.group, e.to, e.kind, tuple(e.tiles))
         groups = [g.model_dump() for g in body.groups] if body.groups is not None else None
-        return services.regroup([t.model_dump() for t in body.tiles], groups, edit)
+        out = services.regroup([t.model_dump() for t in body.tiles], groups, edit)
+        layout_answer(out["layout"], body.lang)
+        return out
 
     @app.get("/api/sessions", summary="Sessions with seats, prevailing wind, standings and history")
     def sessions(all: bool = False, lang: Lang = "en") -> list[dict]:

@@ -1,0 +1,71 @@
+"""Messages of the API in the language the page asked for (``Accept-Language`` or ``lang``).
+
+The English texts are written where the problem is found (scoring, handscan, vision,
+match, web) and stay the API's English answers; their Dutch renderings are the one
+catalogue ``scoring.messages`` (templates with ``<name>`` for the variable parts). A
+layout reason or a warning made of several parts joined by ``; `` is translated part by
+part. Validation errors (422) are worded from their ``type`` (``web.words.VALIDATION_NL``)."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..scoring.messages import translate
+from .words import VALIDATION_NL
+
+
+def request_lang(query_lang: str | None, accept_language: str | None) -> str:
+    """``nl`` when the page asked for Dutch (query ``lang=nl`` or ``Accept-Language: nl``)."""
+    if query_lang in ("en", "nl"):
+        return query_lang
+    first = (accept_language or "").split(",")[0].strip().lower()
+    return "nl" if first.startswith("nl") else "en"
+
+
+def say(message: str, lang: str) -> str:
+    """``message`` in ``lang``; a part without a Dutch template stays as it is."""
+    if lang != "nl" or not message:
+        return message
+    whole = translate(message, lang)
+    if whole is not None:
+        return whole
+    parts = message.split("; ")
+    if len(parts) > 1:
+        return "; ".join(translate(p, lang) or p for p in parts)
+    return message
+
+
+def say_all(messages: Iterable[str], lang: str) -> list[str]:
+    return [say(m, lang) for m in messages]
+
+
+def validation_details(details: list[dict], lang: str) -> list[dict]:
+    """FastAPI's list of what is wrong, with ``msg`` in Dutch for ``nl``."""
+    if lang != "nl":
+        return details
+    return [dict(d, msg=VALIDATION_NL.get(d.get("type", ""), "is geen geldige waarde")) for d in details]
+
+
+def layout_answer(layout: dict | None, lang: str) -> dict | None:
+    """A layout's group reasons and warnings in ``lang``."""
+    if lang != "nl" or not layout:
+        return layout
+    for g in layout.get("groups", []):
+        g["reason"] = say(g.get("reason") or "", lang)
+    layout["warnings"] = say_all(layout.get("warnings") or [], lang)
+    return layout
+
+
+def score_answer(out: dict, lang: str) -> dict:
+    """The /api/score answer with its warnings, layout reasons and refusal message in ``lang``."""
+    if lang != "nl":
+        return out
+    out["warnings"] = say_all(out.get("warnings") or [], lang)
+    layout_answer(out.get("layout"), lang)
+    bd = out.get("breakdown") or {}
+    if bd.get("message"):
+        bd["message"] = say(bd["message"], lang)
+    for alt in out.get("alternatives") or []:
+        if alt.get("change"):
+            alt["change"] = say(alt["change"], lang)
+    return out
