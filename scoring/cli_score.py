@@ -19,7 +19,7 @@ import typer
 
 from ..errors import FailedError, InputError, MjscoreError, exit_status
 from .config import RULESETS
-from .messages import error_line, reason_text
+from .messages import error_line, reason_text, translate
 from .numbers import number
 from .request_file import names_a_request, read_request
 from .validate import InvalidHand, kongs, tile_total
@@ -112,6 +112,9 @@ def _score(hand, seat, wind, self_drawn, discard, robbed_kong, last_wall_tile, k
     answer = _ask(score_request, request)
     if as_json:
         _echo_json(answer)
+    elif answer.get("valid") is False and answer.get("reason") == "syntax":
+        # a request part of the wrong shape (a --config value the engine refuses): bad input, no hand
+        typer.echo(error_line(str(answer.get("message")), lang), err=True)
     else:
         typer.echo(render(answer, request, lang))
     raise typer.Exit(_exit_of(answer))
@@ -151,6 +154,9 @@ def _hand_request(text: str, seat, wind, self_drawn, discard, robbed_kong, speci
         typer.echo(error_line(exc.message, lang, exc.where), err=True)
         typer.echo(_indent(exc.caret()), err=True)
         raise typer.Exit(exit_status(exc))
+    played = [t for t in extra if not (len(t) == 2 and t[0] in "fj" and t[1] in "1234")]
+    if played:
+        raise InputError(f"--bonus {played[0]}: only flowers (f1..f4) and seasons (j1..j4) are bonus tiles")
     if tile_total(parsed) == 0:
         raise InputError(f"the hand is empty: write its tiles in notation, e.g. {_EXAMPLE}")
     if ruleset not in RULESETS:
@@ -222,7 +228,8 @@ def render(answer: dict, request: dict, lang: str = "en") -> str:
             out += _line_block(answer, w, lang)
         return "\n".join(out)
     if answer.get("dead"):
-        out.append(w["dead"] + (f" ({answer['message']})" if answer.get("message") else ""))
+        said = translate(str(answer["message"]), lang) or str(answer["message"]) if answer.get("message") else ""
+        out.append(w["dead"] + (f" ({said})" if said else ""))
         return "\n".join(out)
     if answer.get("decomposition"):
         out.append(f"{w['arrangement']}: {' '.join(answer['decomposition'])}")

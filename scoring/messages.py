@@ -2,9 +2,11 @@
 notation errors and the command's own checks, as one table of data.
 
 The English messages stay where they are written (``validate.py``, ``nts.py``, ``notation.py``,
-``cli_score.py``) and unchanged, since they are part of the JSON answers; this table pairs each
-English template with its Dutch one. ``<name>`` in a template stands for the variable part
-(a tile, a group, a number) and is carried over as it is."""
+``config.py``, ``request_file.py``, ``cli_score.py``) and unchanged, since they are part of the
+JSON answers; this table pairs each English template with its Dutch one. ``<name>`` in a
+template stands for the variable part (a tile, a group, a number) and is carried over as it
+is. A notation error as its ``str()`` reads (``where: message (token 'x' at position n)``) is
+translated through its message's template."""
 
 from __future__ import annotations
 
@@ -50,6 +52,14 @@ NL: dict[str, str] = {
     "only <d> doubling(s); a mahjong needs at least <m> (a false mahjong makes a dead hand)":
         "maar <d> verdubbeling(en); mahjong vraagt er minstens <m> (een valse mahjong maakt een dood spel)",
     "only the winner's hand has a +winning tile": "alleen de hand van de winnaar heeft een +winnende steen",
+    "dead hand: scores 0, still pays": "dood spel: 0 punten, betaalt wel",
+    "<have> tiles where <want> belong: a dead hand (scores 0, still pays)":
+        "<have> stenen waar er <want> horen: een dood spel (0 punten, betaalt wel)",
+    # the rules' switches (config.py), from --config
+    "unknown config switch <k> (known: <l>)": "onbekende config-schakelaar <k> (bekend: <l>)",
+    "config <k> must be a whole number from 0 to <n>, not <v>": "config <k> moet een geheel getal van 0 tot <n> zijn, niet <v>",
+    "config <k> must be true or false, not <v>": "config <k> moet true of false zijn, niet <v>",
+    "config <k> must be one of <l>, not <v>": "config <k> moet een van <l> zijn, niet <v>",
     # notation errors (notation.py)
     "tile numbers are the plain digits 1 to 9": "steennummers zijn de gewone cijfers 1 tot 9",
     "tile numbers run from 1 to 9": "steennummers lopen van 1 tot 9",
@@ -76,12 +86,19 @@ NL: dict[str, str] = {
     "the winning tile is written last (only / bonus tiles may follow)":
         "de winnende steen komt als laatste (alleen / bloemen en seizoenen mogen volgen)",
     "exactly one tile expected": "precies één steen verwacht",
+    "only loose tiles here (groups go in melds)": "hier alleen losse stenen (sets horen bij de melds)",
+    "a meld is one group in brackets, e.g. [555p] or {X55pX}":
+        "een meld is één set tussen haken, bv. [555p] of {X55pX}",
+    "only flowers (f1..f4) and seasons (j1..j4) are bonus tiles":
+        "alleen bloemen (f1..f4) en seizoenen (j1..j4) zijn bonusstenen",
     # the command's own checks (cli_score.py)
     "--config value <v>: use true/false or a whole number": "--config-waarde <v>: kies true/false of een geheel getal",
     "--ruleset <v>: use nts or nts-app (riichi settlement goes through --json)":
         "--ruleset <v>: kies nts of nts-app (een riichi-afrekening gaat via --json)",
     "<o> is missing: give E, S, W or N": "<o> ontbreekt: geef E, S, W of N",
     "<o> <v>: give E, S, W or N": "<o> <v>: geef E, S, W of N",
+    "--bonus <t>: only flowers (f1..f4) and seasons (j1..j4) are bonus tiles":
+        "--bonus <t>: alleen bloemen (f1..f4) en seizoenen (j1..j4) zijn bonusstenen",
     "give only one of --self-drawn, --discard, --robbed-kong": "kies maar één van --self-drawn, --discard, --robbed-kong",
     "how was the hand won? give --self-drawn, --discard or --robbed-kong":
         "hoe is de hand gewonnen? geef --self-drawn, --discard of --robbed-kong",
@@ -120,6 +137,8 @@ def _pattern(template: str) -> re.Pattern:
 
 
 _PATTERNS = [(_pattern(en), nl) for en, nl in NL.items()]
+# a notation error as ``str()`` gives it: ``where: message (token 'x' at position n)``
+_LOCATED = re.compile(r"(?:(?P<where>[^\s:]+): )?(?P<message>.+) \(token (?P<token>.+) at position (?P<at>\d+)\)\Z", re.S)
 
 
 def translate(message: str, lang: str) -> str | None:
@@ -131,6 +150,12 @@ def translate(message: str, lang: str) -> str | None:
         found = pattern.match(message)
         if found:
             return _FIELD.sub(lambda m: found.group(m.group(1)), nl)
+    located = _LOCATED.match(message)
+    if located:
+        said = translate(located.group("message"), lang)
+        if said:
+            where = located.group("where")
+            return (f"{where}: " if where else "") + f"{said} (teken {located.group('token')} op positie {located.group('at')})"
     return None
 
 
