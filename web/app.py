@@ -15,7 +15,7 @@ import logging
 from pathlib import Path
 from typing import Literal
 
-from fastapi import FastAPI, File, Request, UploadFile
+from fastapi import FastAPI, File, Form, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -249,9 +249,10 @@ class LimitBody:
 
 def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None = None,
                max_upload_bytes: int = MAX_UPLOAD_BYTES,
-               body_idle_seconds: float = BODY_IDLE_SECONDS) -> FastAPI:
-    """The app. ``recognize`` replaces the shipped recognizer (rgb -> list[TileRead])."""
-    services = WebServices(recognize=recognize, db_path=db_path)
+               body_idle_seconds: float = BODY_IDLE_SECONDS, tile_set: str | None = None) -> FastAPI:
+    """The app. ``recognize`` replaces the shipped recognizer (rgb -> list[TileRead]);
+    ``tile_set`` names a taught set the shipped recognizer reads photos with."""
+    services = WebServices(recognize=recognize, db_path=db_path, tile_set=tile_set)
     app = FastAPIOffline(title="mjscore", version="0.1.0", default_response_class=SafeJSONResponse,
                          description="Score a mahjong hand from a photo: scan, correct, score, keep a session.")
     app.state.services = services
@@ -301,13 +302,28 @@ def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None
     @app.post("/api/scan", summary="Photo -> tiles with boxes, grouping and hand notation")
     async def scan(request: Request,
                    photo: UploadFile = File(..., description="JPEG, PNG or WebP photo of the hand")) -> dict:
+        data = await _photo_bytes(photo)
+        out = await run_in_threadpool(services.scan, data)
+        layout_answer(out.get("layout"), _lang_of(request))
+        return out
+
+    async def _photo_bytes(photo: UploadFile) -> bytes:
         data = await photo.read(max_upload_bytes + 1)
         if len(data) > max_upload_bytes:
             raise PhotoError(TOO_LARGE, f"the photo is larger than {size_text(max_upload_bytes)}; "
                                         f"at most {size_text(max_upload_bytes)} is accepted")
-        out = await run_in_threadpool(services.scan, data)
-        layout_answer(out.get("layout"), _lang_of(request))
-        return out
+        return data
+
+    @app.get("/api/sets", summary="Taught tile sets, and the one photos are read with")
+    def sets() -> dict:
+        return services.sets()
+
+    @app.post("/api/sets/{name}/photos", status_code=201,
+              summary="Teach a set from one corrected photo (made when new); later scans read with it")
+    async def teach(name: str, photo: UploadFile = File(..., description="the photo that was scanned"),
+                    tiles: str = Form(..., max_length=20000, description='JSON [{"kind": "5p", "box": [x1, y1, x2, y2]}]')) -> dict:
+        data = await _photo_bytes(photo)
+        return await run_in_threadpool(services.teach, name, data, tiles)
 
     @app.post("/api/score", summary="Tiles or notation + context -> hand and score breakdown")
     def score(body: ScoreIn) -> dict:

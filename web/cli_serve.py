@@ -67,7 +67,9 @@ def serve(
                                "install them with: pip install -e .") from None
     if db is not None and db.is_dir():
         raise UnavailableError(f"--db {db} is a folder, not a database file")
-    recognize = _set_reader(tile_set)
+    if tile_set is not None:
+        from ..vision.sets import load_set
+        load_set(tile_set)                   # checked now: an unknown or damaged set stops here
     url, qr_url = page_urls(host, port)
     try:                                     # fail early and clearly when the port is taken
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -83,16 +85,4 @@ def serve(
         typer.echo(qr_text(qr_url))
     else:
         typer.echo("Only this computer can open it; use --host 0.0.0.0 to reach it from a phone.")
-    uvicorn.run(create_app(db_path=db, recognize=recognize), host=host, port=port, log_level="warning")
-
-
-def _set_reader(name: str | None):
-    """The upload recognizer that reads with a taught set (checked now); None: the shipped one."""
-    if name is None:
-        return None
-    from functools import partial
-
-    from ..vision.recognizer import recognize_image
-    from ..vision.sets import load_set
-
-    return partial(recognize_image, tile_set=load_set(name))
+    uvicorn.run(create_app(db_path=db, tile_set=tile_set), host=host, port=port, log_level="warning")

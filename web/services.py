@@ -33,11 +33,11 @@ MAX_TILES = 60
 Recognize = Callable[..., list]           # rgb array -> list[TileRead]
 
 
-def default_recognize(rgb):
-    """The shipped recognizer (``vision.recognize_image``)."""
-    from ..vision import recognize_image
+def default_recognize(rgb, tile_set=None):
+    """The shipped recognizer (``vision.recognizer.recognize_image``), with a taught set or not."""
+    from ..vision.recognizer import recognize_image
 
-    return recognize_image(rgb)
+    return recognize_image(rgb, tile_set=tile_set)
 
 
 @dataclass
@@ -54,8 +54,9 @@ class Context:
 
 class WebServices:
     def __init__(self, recognize: Recognize | None = None, db_path: str | Path | None = None,
-                 scan_slots: int = 2):
+                 scan_slots: int = 2, tile_set: str | None = None):
         self._recognize = recognize or default_recognize
+        self.tile_set = tile_set                  # the taught set photos are read with (serve --set)
         self._db_path = Path(db_path) if db_path else None
         self._scan_slots = threading.BoundedSemaphore(scan_slots)
         self._session_lock = threading.Lock()
@@ -92,8 +93,14 @@ class WebServices:
         start = time.perf_counter()
         photo = decode_photo(data)
         decoded = time.perf_counter()
+        recognize = self._recognize
+        if self.tile_set and recognize is default_recognize:
+            from functools import partial
+
+            from ..vision.sets import load_set
+            recognize = partial(default_recognize, tile_set=load_set(self.tile_set))
         with self._scan_slots:
-            tiles = recognize_upload(self._recognize, photo.rgb)
+            tiles = recognize_upload(recognize, photo.rgb)
         recognised = time.perf_counter()
         if photo.scale != 1.0:
             tiles = [replace(t, box=rescale(t.box, 1.0 / photo.scale)) for t in tiles]
@@ -148,6 +155,23 @@ class WebServices:
         layout, before = apply_edit(layout_of(_tiles_from_json(tiles), groups), edit)
         return {"tiles": _tiles_json(layout.tiles), "layout": layout.to_json(), "before": before,
                 "hand": layout.notation}
+
+    # ------------------------------------------------------------------ taught sets
+
+    def sets(self) -> dict:
+        """The taught sets on this computer and the one photos are read with."""
+        from ..vision.sets import list_sets
+
+        return {"sets": list_sets(), "reading": self.tile_set}
+
+    def teach(self, name: str, data: bytes, tiles_json: str) -> dict:
+        """The corrected photo added to set ``name`` (``web.teach``); later scans read with it."""
+        from .teach import teach_photo
+
+        with self._scan_slots:
+            out = teach_photo(name, data, tiles_json)
+        self.tile_set = out["name"]
+        return out
 
     # ------------------------------------------------------------------ sessions
 
