@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .pipeline import LOW_CONFIDENCE, ScanResult
+from ..scoring.messages import say
 from ..scoring.numbers import number
 from ..vision.layout import Layout, compact
 from ..vision.types import PhotoRead, TileRead
@@ -59,7 +60,7 @@ def groups_text(layout: Layout, lang: str = "en") -> list[str]:
     for n, g in enumerate(layout.groups):
         nums = ",".join(str(i + 1) for i in g.indices)
         lines.append(f"{n + 1:>3}  {_KIND_NAMES[g.kind][li]:<15} {g.notation:<22} {tiles_word} {nums}  "
-                     f"({g.confidence:.2f}: {g.reason})")
+                     f"({g.confidence:.2f}: {say(g.reason, lang)})")
     return lines
 
 
@@ -72,7 +73,7 @@ def read_text(read: PhotoRead, layout: Layout, threshold: float = LOW_CONFIDENCE
     out.append(f"{w['groups']}:")
     out += groups_text(layout, lang)
     out.append(f"{w['hand']}: {layout.notation}")
-    out += [f"{w['warn']}: {x}" for x in layout.warnings]
+    out += [f"{w['warn']}: {say(x, lang)}" for x in layout.warnings]
     return "\n".join(out)
 
 
@@ -116,17 +117,17 @@ def result_text(res: ScanResult, threshold: float = LOW_CONFIDENCE, *, brief: bo
     lang = res.context.lang
     w = _WORDS.get(lang, _WORDS["en"])
     if res.error:
-        return f"{res.photo}: ERROR {res.error}"
+        return f"{res.photo}: {'FOUT' if lang == 'nl' else 'ERROR'} {res.error}"
     if brief and res.layout:
         out = [f"{w['groups']}:"] + groups_text(res.layout, lang) + [f"{w['hand']}: {res.layout.notation}"]
-        out += [f"{w['warn']}: {x}" for x in res.layout.warnings]
+        out += [f"{w['warn']}: {say(x, lang)}" for x in res.layout.warnings]
     else:
         out = [read_text(res.read or PhotoRead(res.photo, 0, 0), res.layout, threshold, lang)] if res.layout else []
     if res.hand_override:
         out.append(f"{w['given']}: {res.hand_override}")
     if res.notation and res.notation != (res.layout.notation if res.layout else None):
         out.append(f"{w['scored']}: {res.notation}")
-    out += [f"{w['warn']}: {x}" for x in res.warnings if not res.layout or x not in res.layout.warnings]
+    out += [f"{w['warn']}: {say(x, lang)}" for x in res.warnings if not res.layout or x not in res.layout.warnings]
     missing = [w["what"].get(f[len('missing_'):], f[len('missing_'):].replace('_', ' '))
                for f in res.flags if f.startswith("missing_")]
     if missing:
@@ -137,7 +138,7 @@ def result_text(res: ScanResult, threshold: float = LOW_CONFIDENCE, *, brief: bo
         out += score_text(res.score.to_json(), lang)
     if res.alternatives:
         out.append(f"{w['alts']}:")
-        out += [f"  {a.notation}  = {number(a.final, lang)}  ({a.change})" for a in res.alternatives]
+        out += [f"  {a.notation}  = {number(a.final, lang)}  ({say(a.change, lang)})" for a in res.alternatives]
     if res.low_confidence:
         out.append(f"{w['flag']}: {w['tiles_no']} {', '.join(map(str, res.low_confidence))} "
                    f"({w['below']} {threshold:.2f})")

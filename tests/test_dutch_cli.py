@@ -160,3 +160,33 @@ def test_scan_missing_context_in_dutch(tmp_path):
     text = result_text(res)
     assert "ontbreekt: ronde, winnende steen, hoe gewonnen (geef --seat / --wind / --winning-tile / " \
            "--discard of --self-drawn)" in text
+
+
+SCAN_ENGLISH = ENGLISH | {"largest", "block", "row", "concealed", "exposed", "check", "or",
+                          "note", "lies", "may", "be", "extra", "doubtful", "grouping", "regroup", "laid",
+                          "scored", "from", "among", "photo", "read", "kind", "form", "do"}
+
+
+@pytest.mark.parametrize("name", ["photo_2", "photo_4", "photo_5"])
+def test_dutch_scan_of_a_messy_photo_holds_no_english(name):
+    """Real photos that are no hand (loose tiles): layout reasons, warnings, refusals and the
+    missing-tile notes all come out in Dutch (``scoring.messages.say``)."""
+    from pathlib import Path
+    photo = Path(__file__).resolve().parents[1] / "samples" / "chinese-v4" / "images" / f"{name}.jpg"
+    result = runner.invoke(app, ["scan", str(photo), "--seat", "O", "--wind", "Z", "--winning-tile", "5m",
+                                 "--discard", "--lang", "nl"])
+    assert "Traceback" not in result.output and result.exit_code == 1, result.output
+    said = result.output.lower().replace(str(photo).lower(), " ")
+    said = re.sub(r"--[a-z-]+|'[^'\n]*'|\b(?:[1-9][mps]|wh|[eswnrgx]|[fj][1-4])\b", " ", said)
+    words = set(re.findall(r"[a-z]+", said))
+    assert not words & SCAN_ENGLISH, (result.output, words & SCAN_ENGLISH)
+
+
+def test_say_translates_a_reason_part_by_part():
+    from mjscore.scoring.messages import say
+    assert say("the largest block of 1 tile in the row; the largest block of 7 tiles in the row", "nl") == \
+        "het grootste blok van 1 steen in de rij; het grootste blok van 7 stenen in de rij"
+    assert say("holds a sideways tile (claimed discard); set apart by a gap of 0.7 tile widths", "nl") == \
+        "heeft een dwarse steen (een geclaimde weggelegde steen); apart gelegd, 0.7 steenbreedtes tussenruimte"
+    assert say("no template; for this", "nl") == "no template; for this"
+    assert say("set by hand", "en") == "set by hand"
