@@ -153,3 +153,16 @@ def test_dutch_context_line(photo):
     assert result.exit_code == 0, result.output
     assert ("(--seat van de opdrachtregel gaan voor): eigen wind O, ronde O, winnende steen 7s, "
             "van een weggelegde steen, regels nts-app") in result.stderr
+
+
+def test_special_moments_travel_too_and_no_context_file_skips_a_broken_one(photo):
+    sidecar = photo.with_suffix(".json")
+    sidecar.write_text('{"seat": "S", "wind": "E", "winning_tile": "7s", "win_type": "self_drawn", '
+                       '"ruleset": "nts-app", "special": "last_wall_tile"}')
+    assert read_sidecar(sidecar)["special"] == ["last_wall_tile"]
+    result = scan(photo, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["context"]["special"] == ["last_wall_tile"]
+    sidecar.write_text("{broken")
+    skipped = scan(photo, "--no-context-file", "--json")
+    assert skipped.exit_code == 0 and "context_file" not in json.loads(skipped.stdout)
