@@ -177,6 +177,147 @@ NL: dict[str, str] = {
     "<f> holds a number too long to be part of a request": "<f> bevat een te lang getal voor een verzoek",
     'the request must be one JSON object (a cases.json input plus "ruleset")':
         'het verzoek is één JSON-object (een cases.json-invoer plus "ruleset")',
+    # the layout's grouping reasons and warnings (vision/layout), shown by the page; a reason of
+    # several parts joined by "; " is translated part by part (web/i18n.py)
+    "the largest block of <n> tiles in the row": "het grootste blok van <n> stenen in de rij",
+    "the largest block of <n> tile in the row": "het grootste blok van <n> steen in de rij",
+    "block of <n> tiles in the concealed row": "blok van <n> stenen in de dichte rij",
+    "block of <n> tile in the concealed row": "blok van <n> steen in de dichte rij",
+    "four tiles with face-down ones: a declared concealed kong":
+        "vier stenen waarvan omgekeerde: een gemelde dichte kong",
+    "face-down tiles among set-apart tiles": "omgekeerde stenen tussen apart gelegde stenen",
+    "<n> tiles with face-down ones do not form a declared kong":
+        "<n> stenen met omgekeerde vormen geen gemelde kong",
+    "holds a sideways tile (claimed discard)": "heeft een dwarse steen (geclaimde afgooi)",
+    "set apart by a gap of <g> tile widths": "apart gelegd met een ruimte van <g> steenbreedtes",
+    "set apart by a no gap": "apart gelegd",
+    "lies in the row of sets, apart from the concealed row": "ligt in de rij met sets, los van de dichte rij",
+    "not part of the concealed block": "geen deel van het dichte blok",
+    "but <n> tiles <t> do not form sets": "maar <n> stenen <t> vormen geen sets",
+    "tiles <a>-<b> of a block of <n> split into sets": "stenen <a>-<b> van een blok van <n>, verdeeld in sets",
+    "flower/season tile: laid aside, scored apart from the sets":
+        "bloem of seizoen: apart gelegd, los van de sets geteld",
+    "flowers/seasons are laid aside and scored apart from the sets":
+        "bloemen en seizoenen liggen apart en tellen los van de sets",
+    "set by hand": "met de hand gekozen",
+    "from the photo": "van de foto",
+    "no tiles found in the photo": "geen stenen gevonden op de foto",
+    "<n> tiles in sets and concealed part; a winning hand has 14 + one per kong (<m>): a tile may be missing":
+        "<n> stenen in sets en dichte deel; een winnende hand heeft er 14 + één per kong (<m>): er ontbreekt "
+        "misschien een steen",
+    "<n> tiles in sets and concealed part; a winning hand has 14 + one per kong (<m>): a tile may be extra":
+        "<n> stenen in sets en dichte deel; een winnende hand heeft er 14 + één per kong (<m>): er is misschien "
+        "een steen te veel",
+    "exposed group <g> is not a pung, chow or kong": "open set <g> is geen pung, chow of kong",
+    "concealed kong <g> is not four of one kind with face-down tiles":
+        "dichte kong <g> is geen vier gelijke met omgekeerde stenen",
+    "a face-down tile (X) lies among the concealed tiles": "er ligt een omgekeerde steen (X) tussen de dichte stenen",
+    "concealed part of <n> tiles is not 3n+2": "dichte deel van <n> stenen is geen 3n+2",
+    "a second box on the <k> tile (read <r>, <c>) was dropped":
+        "een tweede vak op de steen <k> (gelezen als <r>, <c>) is weggelaten",
+    # the photo pipeline's warnings (handscan/pipeline.py, handscan/hand.py)
+    "grouping of set <s> is doubtful: check the sets, regroup with 'move' or give --hand":
+        "de indeling van set <s> is twijfelachtig: controleer de sets (tik op een set om hem te veranderen)",
+    "tile <n> (<k>) lies apart at the end of the concealed row: the winning tile? (give --winning-tile <w>)":
+        "steen <n> (<k>) ligt apart aan het eind van de dichte rij: de winnende steen?",
+    "the winning tile <t> is not among the concealed tiles read from the photo (<c>)":
+        "de winnende steen <t> zit niet tussen de dichte stenen op de foto (<c>)",
+    "the winning tile <t> lies only in the exposed set <g>: read as the set it completed, laid open after the win":
+        "de winnende steen <t> ligt alleen in de open set <g>: gelezen als de set die hij afmaakte, na de winst "
+        "opengelegd",
+    "flowers/seasons only score under --ruleset nts-app": "bloemen en seizoenen tellen alleen bij de NTS-app-regels",
+    "a complete hand, but fewer than the 2 doublings a mahjong needs: a false mahjong":
+        "een complete hand, maar minder dan de 2 verdubbelingen die mahjong vraagt: een valse mahjong",
+    "the --special flags do not fit this seat or win type":
+        "de bijzondere momenten passen niet bij deze wind of manier van winnen",
+    "<w> <v> is not a tile (examples: 5p, 9s, 1m, E, R, Wh)": "<w> <v> is geen steen (bv. 5p, 9s, 1m, E, R, Wh)",
+    "the hand says +<t> but the winning tile given is <g>": "de hand zegt +<t> maar de gekozen winnende steen is <g>",
+    # the review's commands as the page's set edits use them (handscan/review.py, web/regroup.py)
+    "<t> is not a tile kind (1m..9m 1p..9p 1s..9s E S W N R G Wh f1..f4 j1..j4 X)":
+        "<t> is geen steensoort (1m..9m 1p..9p 1s..9s E S W N R G Wh f1..f4 j1..j4 X)",
+    "<t> is not a tile kind (1m..9m, 1p..9p, 1s..9s, E S W N, R G Wh, f1..f4, j1..j4, X)":
+        "<t> is geen steensoort (1m..9m, 1p..9p, 1s..9s, E S W N, R G Wh, f1..f4, j1..j4, X)",
+    "there is no tile <n> (tiles are numbered 1-<m>)": "er is geen steen <n> (de stenen zijn genummerd 1-<m>)",
+    "there is no group <n> (groups are numbered 1-<m>)": "er is geen set <n> (de sets zijn genummerd 1-<m>)",
+    "tile <n> is in two groups": "steen <n> zit in twee sets",
+    "group <n>: there is no tile <t> (tiles are numbered 1-<m>)": "set <n>: er is geen steen <t> (de stenen zijn genummerd 1-<m>)",
+    "group <n>: kind must be one of <k>, not <v>": "set <n>: soort moet een van <k> zijn, niet <v>",
+    "a set is one of <k>, not <v>": "een set is een van <k>, niet <v>",
+    "choose tiles of set <n> to split off": "kies stenen van set <n> om af te splitsen",
+    "choose some of the set's tiles, not all of them, to split off":
+        "kies een deel van de stenen van de set om af te splitsen, niet allemaal",
+    "choose another set to merge with": "kies een andere set om mee samen te voegen",
+    "say which tile to add (kind, e.g. 5p)": "zeg welke steen erbij komt (soort, bv. 5p)",
+    "say which kind the tile is (e.g. 5p)": "zeg welke soort de steen is (bv. 5p)",
+    "tile <n>: <k> is not a tile kind (1m..9m, 1p..9p, 1s..9s, E S W N, R G Wh, f1..f4, j1..j4, X)":
+        "steen <n>: <k> is geen steensoort (1m..9m, 1p..9p, 1s..9s, E S W N, R G Wh, f1..f4, j1..j4, X)",
+    "tile <n>: box must be four numbers x1, y1, x2, y2": "steen <n>: het vak is vier getallen x1, y1, x2, y2",
+    "tile <n>: box must be four numbers x1, y1, x2, y2 on the photo":
+        "steen <n>: het vak is vier getallen x1, y1, x2, y2 op de foto",
+    "tile <n>: angle must be 0, 90, 180 or 270, not <a>": "steen <n>: de hoek is 0, 90, 180 of 270, niet <a>",
+    "<n> tiles sent; at most <m> are accepted": "<n> stenen gestuurd; er mogen er hoogstens <m> zijn",
+    "send the tiles from a scan or a hand in notation": "stuur de stenen van een foto of een hand in notatie",
+    # the web page's photo checks (web/photo.py, web/app.py)
+    "the upload is empty: choose or take a photo": "er is niets geüpload: kies of maak een foto",
+    "the photo is <s>; at most <m> is accepted": "de foto is <s>; hoogstens <m> is toegestaan",
+    "the upload is <s>; at most <m> is accepted": "de upload is <s>; hoogstens <m> is toegestaan",
+    "the photo is larger than <s>; at most <m> is accepted": "de foto is groter dan <s>; hoogstens <m> is toegestaan",
+    "the upload is over <s>; at most that is accepted": "de upload is groter dan <s>; meer is niet toegestaan",
+    "the upload starts like a <f> image but cannot be read as one":
+        "de upload begint als een <f>-afbeelding maar is niet als zo een te lezen",
+    "the image is damaged or truncated<d>": "de afbeelding is beschadigd of afgebroken<d>",
+    "the request body stopped arriving (nothing for <s> s); send all of it":
+        "het verzoek kwam niet verder binnen (<s> s niets); stuur het helemaal",
+    # sessions from the page (web/services.py, match/)
+    "<p> does not play in session <n> (<all>)": "<p> speelt niet mee in sessie <n> (<all>)",
+    "a draw (remise) has no winner, hands, scores or dead hands":
+        "een remise heeft geen winnaar, handen, punten of dode spellen",
+    "say who won, or record a draw": "zeg wie er won, of noteer een remise",
+    "<p> sits <s> in this game of the session, but the hand was scored for seat <h>: set the seat wind to <w>":
+        "<p> zit <s> in dit spel van de sessie, maar de hand is geteld voor eigen wind <h>: kies eigen wind <w>",
+    "the prevailing wind of this game is <w>, but the hand was scored with <h>":
+        "de windronde van dit spel is <w>, maar de hand is geteld met <h>",
+    "this is a riichi session: record the hand with han and fu":
+        "dit is een riichi-sessie: noteer de hand met han en fu",
+    "this is an <r> session: record the winner's hand or score":
+        "dit is een <r>-sessie: noteer de hand of de punten van de winnaar",
+    "session <n> (<name>) is finished after <g> games; no more games can be added (`session undo` re-opens it, "
+    "`session new` starts another)": "sessie <n> (<name>) is afgelopen na <g> spellen; er kunnen geen spellen meer "
+                                     "bij (terugnemen opent hem weer, of begin een nieuwe sessie)",
+    "session <n> (<name>) has no games to undo": "sessie <n> (<name>) heeft geen spellen om terug te nemen",
+    "session <n> (<name>) is already finished": "sessie <n> (<name>) is al afgelopen",
+    "there is no session <n>": "er is geen sessie <n>",
+    "a session needs exactly four player names, e.g. --players Anna,Bram,Cor,Dirk":
+        "een sessie heeft precies vier spelersnamen nodig, bv. Anna, Bram, Cor, Dirk",
+    "player names must differ: <p>": "spelersnamen moeten verschillen: <p>",
+    "score of <p> must be 0 to <m> (the limit), not <v>": "de punten van <p> zijn 0 tot <m> (de limiet), niet <v>",
+    "<p> has both a hand and a score; give one of them": "<p> heeft zowel een hand als punten; geef één van beide",
+    "<p> cannot both win and have a dead hand": "<p> kan niet winnen en tegelijk een dood spel hebben",
+    "<p> has a dead hand and scores 0, not <v>": "<p> heeft een dood spel en krijgt 0 punten, niet <v>",
+    "<p> cannot win on his own discard; use --self-drawn": "<p> kan niet winnen op zijn eigen afgooi; kies zelf gepakt",
+    "a self-drawn win has no discarder": "een zelf gepakte winst heeft niemand die afgooide",
+    "no hand or score for <p>: give --hand-of NAME=HAND or --score-of NAME=POINTS (or --dead NAME)":
+        "geen hand of punten voor <p>: vul een hand of punten in (of een dood spel)",
+    "a ron needs a winner (--winner NAME --han N --fu N)": "een ron heeft een winnaar nodig (met han en fu)",
+    "a ron needs the player who discarded: --ron-from NAME": "een ron heeft de speler nodig die afgooide",
+    "<p> cannot win on his own discard; use --tsumo": "<p> kan niet winnen op zijn eigen afgooi; kies tsumo",
+    "a tsumo has exactly one winner": "een tsumo heeft precies één winnaar",
+    "a tsumo has no discarder (--ron-from)": "een tsumo heeft niemand die afgooide",
+    "a <o> has no winners": "een <o> heeft geen winnaars",
+    "name the player who made the chombo: --chombo NAME": "noem de speler die de chombo maakte",
+    "han of <p> must be 1 or more (or 'yakuman')": "de han van <p> is 1 of meer (of yakuman)",
+    "<p> has <h> han: give the fu too (--fu)": "<p> heeft <h> han: geef ook de fu",
+    "fu of <p> must be one of <list>": "de fu van <p> is een van <list>",
+    "hand of <p>: <m>": "hand van <p>: <m>",
+    "the winning tile of <p> is missing: write it last as +tile in the hand, or give --winning-tile":
+        "de winnende steen van <p> ontbreekt: schrijf hem als laatste als +steen in de hand",
+    "riichi sessions are kept with `mjscore session` (han/fu); the page scores nts and nts-app hands":
+        "riichi-sessies worden bijgehouden met han en fu",
+    # teaching a set from the page (web/teach.py, vision/sets.py)
+    "tiles must be a JSON list of {kind, box}": "de stenen zijn een JSON-lijst van {kind, box}",
+    "send the photo's corrected tiles to teach from (none were sent)":
+        "stuur de verbeterde stenen van de foto om van te leren (er zijn er geen gestuurd)",
+    "tile <n>: <k> is not a tile kind a set can learn": "steen <n>: <k> is geen steensoort die een set kan leren",
 }
 
 # what the command line itself says around a message
