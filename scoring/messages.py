@@ -113,61 +113,20 @@ NL: dict[str, str] = {
     "only <have> tile(s) where <want> belong (13, 14 for the winner, plus one per kong; bonus tiles not counted)":
         "maar <have> steen/stenen waar er <want> horen (13, 14 voor de winnaar, plus één per kong; bloemen en "
         "seizoenen niet meegeteld)",
-    # why the layout grouped a set as it did (vision/layout; parts of a reason are joined by "; ")
-    "the largest block of <n> tiles in the row": "het grootste blok van <n> stenen in de rij",
-    "the largest block of 1 tile in the row": "het grootste blok van 1 steen in de rij",
-    "block of <n> tiles in the concealed row": "blok van <n> stenen in de dichte rij",
-    "block of 1 tile in the concealed row": "blok van 1 steen in de dichte rij",
-    "four tiles with face-down ones: a declared concealed kong": "vier stenen, waarvan omgekeerde: een gemelde dichte kong",
-    "face-down tiles among set-apart tiles": "omgekeerde stenen tussen apart gelegde stenen",
-    "<n> tiles with face-down ones do not form a declared kong":
-        "<n> stenen, waarvan omgekeerde, vormen geen gemelde kong",
-    "holds a sideways tile (claimed discard)": "heeft een dwarse steen (een geclaimde weggelegde steen)",
-    "set apart by a gap of <g> tile widths": "apart gelegd, <g> steenbreedtes tussenruimte",
-    "lies in the row of sets, apart from the concealed row": "ligt in de rij sets, apart van de dichte rij",
-    "not part of the concealed block": "hoort niet bij het dichte blok",
-    "but <n> tiles <t> do not form sets": "maar <n> stenen <t> vormen geen sets",
-    "tiles <i>-<j> of a block of <n> split into sets": "stenen <i>-<j> van een blok van <n>, in sets verdeeld",
-    "flower/season tile: laid aside, scored apart from the sets":
-        "bloem of seizoen: apart gelegd, los van de sets geteld",
-    "flowers/seasons are laid aside and scored apart from the sets":
-        "bloemen en seizoenen liggen apart en tellen los van de sets",
-    "set by hand": "met de hand ingedeeld",
-    # what the layout and the scan warn about (vision/layout, handscan)
-    "<n> tiles in sets and concealed part; a winning hand has 14 + one per kong (<w>): a tile may be missing":
-        "<n> stenen in sets en dicht deel; een winnende hand heeft 14 + één per kong (<w>): er ontbreekt "
-        "misschien een steen",
-    "<n> tiles in sets and concealed part; a winning hand has 14 + one per kong (<w>): a tile may be extra":
-        "<n> stenen in sets en dicht deel; een winnende hand heeft 14 + één per kong (<w>): er is misschien "
-        "een steen te veel",
-    "exposed group <g> is not a pung, chow or kong": "open set <g> is geen pung, chow of kong",
-    "concealed kong <g> is not four of one kind with face-down tiles":
-        "dichte kong <g> is geen vier gelijke stenen met omgekeerde",
-    "a face-down tile (X) lies among the concealed tiles": "een omgekeerde steen (X) ligt tussen de dichte stenen",
-    "a second box on the <k> tile (read <r>, <c>) was dropped":
-        "een tweede kader op steen <k> (gelezen als <r>, <c>) is weggelaten",
+    # the scan's own warnings and nearest hands as the command line says them (handscan); the
+    # layout's reasons and warnings follow below, with the page's texts
     "tile <i> (<k>) lies far from the others: a tile of this hand?":
         "steen <i> (<k>) ligt ver van de andere: hoort hij bij deze hand?",
-    "concealed part of <n> tiles is not 3n+2": "dicht deel van <n> stenen is geen 3n+2",
+    "the winning tile <t> is not among the concealed tiles": "de winnende steen <t> zit niet bij de dichte stenen",
+    "tile <i> read as <k> instead of <o>": "steen <i> gelezen als <k> in plaats van <o>",
+    "tile <i> (<k>, <c>) is not a tile of the hand": "steen <i> (<k>, <c>) hoort niet bij de hand",
+    # These two name command-line options, and so does their Dutch. They come before
+    # the page's wording of the same messages further down (tap a set), so `translate` finds
+    # these first (the page would word them in web/, its own catalogue).
     "grouping of set <l> is doubtful: check the sets, regroup with 'move' or give --hand":
         "indeling van set <l> is twijfelachtig: controleer de sets, deel anders in met 'move' of geef --hand",
     "tile <i> (<k>) lies apart at the end of the concealed row: the winning tile? (give --winning-tile <t>)":
         "steen <i> (<k>) ligt apart aan het eind van de dichte rij: de winnende steen? (geef --winning-tile <t>)",
-    "flowers/seasons only score under --ruleset nts-app": "bloemen en seizoenen tellen alleen met --ruleset nts-app",
-    "a complete hand, but fewer than the 2 doublings a mahjong needs: a false mahjong":
-        "een complete hand, maar minder dan de 2 verdubbelingen die mahjong vraagt: een valse mahjong",
-    "the --special flags do not fit this seat or win type":
-        "de --special-opties passen niet bij deze eigen wind of manier van winnen",
-    "the winning tile <t> is not among the concealed tiles read from the photo (<c>)":
-        "de winnende steen <t> zit niet bij de dichte stenen op de foto (<c>)",
-    "the winning tile <t> is not among the concealed tiles": "de winnende steen <t> zit niet bij de dichte stenen",
-    "the winning tile <t> lies only in the exposed set <g>: read as the set it completed, laid open after the win":
-        "de winnende steen <t> ligt alleen in de open set <g>: gelezen als de set die hij afmaakte, na de "
-        "mahjong open gelegd",
-    "the hand says +<a> but the winning tile given is <b>": "de hand zegt +<a>, maar de opgegeven winnende steen is <b>",
-    # the nearest valid hands of a scan (handscan/alternatives.py)
-    "tile <i> read as <k> instead of <o>": "steen <i> gelezen als <k> in plaats van <o>",
-    "tile <i> (<k>, <c>) is not a tile of the hand": "steen <i> (<k>, <c>) hoort niet bij de hand",
     # reading a --json request (request_file.py); the reader's own detail <m> stays as Python says it
     "<f> is a folder, not a request file": "<f> is een map, geen verzoekbestand",
     "no such file: <f>": "bestand bestaat niet: <f>",

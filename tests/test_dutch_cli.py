@@ -187,6 +187,19 @@ def test_say_translates_a_reason_part_by_part():
     assert say("the largest block of 1 tile in the row; the largest block of 7 tiles in the row", "nl") == \
         "het grootste blok van 1 steen in de rij; het grootste blok van 7 stenen in de rij"
     assert say("holds a sideways tile (claimed discard); set apart by a gap of 0.7 tile widths", "nl") == \
-        "heeft een dwarse steen (een geclaimde weggelegde steen); apart gelegd, 0.7 steenbreedtes tussenruimte"
+        "heeft een dwarse steen (geclaimde afgooi); apart gelegd met een ruimte van 0.7 steenbreedtes"
     assert say("no template; for this", "nl") == "no template; for this"
     assert say("set by hand", "en") == "set by hand"
+    # the command line's wording of a hint that names its options (the page words it its own way)
+    assert say("grouping of set 2 is doubtful: check the sets, regroup with 'move' or give --hand", "nl") == \
+        "indeling van set 2 is twijfelachtig: controleer de sets, deel anders in met 'move' of geef --hand"
+
+
+def test_the_dutch_catalogue_has_each_english_template_once():
+    import ast
+    from pathlib import Path
+    import mjscore.scoring.messages as messages
+    tree = ast.parse(Path(messages.__file__).read_text(encoding="utf-8"))
+    table = next(n.value for n in tree.body if isinstance(n, ast.AnnAssign) and getattr(n.target, "id", "") == "NL")
+    keys = [ast.literal_eval(k) for k in table.keys]
+    assert len(keys) == len(set(keys)), sorted(k for k in set(keys) if keys.count(k) > 1)
