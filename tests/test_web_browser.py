@@ -1,14 +1,16 @@
-"""End to end in a real browser: headless Debian Chromium driven by Playwright.
+"""End to end in a real browser: headless Debian Chromium driven by Playwright, phone-sized.
 
-The server runs on a loopback port (uvicorn in a thread) with the bundled hand photo's
-labels as the recognizer and one tile misread (see ``test_web_support``). The test takes the
-photo through the file input, taps the highlighted tile in the photo and picks the first
-alternative, sets the context, taps a 6s as the winning tile and reads the score on the page:
-it must be the engine's score for the hand typed in.
+The server runs on a loopback port (uvicorn in a thread) with the **shipped recognizer** on
+the bundled real photo ``samples/chinese-v4/images/photo_3.jpg`` (a whole nts-app hand with
+flowers and seasons). The flow a player goes through at the table, once in English and
+once in Dutch: scan, fix a tile, regroup a set (concealed -> open -> concealed) and see the
+score change, lose a tile and add it back with the tile picker, record the game in a
+session (who pays whom), a draw, undo. Every expected score is the engine's answer for the
+same hand typed in notation.
 
-``MJSCORE_SCREENSHOT=docs/web-phone.png`` writes a screenshot of the page at phone size
-(390x844); the normal suite writes nothing. Where Chromium or Playwright is missing the test
-skips with the reason, unless ``MJSCORE_REQUIRE_BROWSER=1`` (CI), where it fails (see docs/web.md)."""
+``MJSCORE_SCREENSHOTS=docs/web`` writes a PNG of each step (390x844, the phone viewport);
+the normal suite writes nothing. Where Chromium or Playwright is missing the tests skip
+with the reason, unless ``MJSCORE_REQUIRE_BROWSER=1`` (CI), where they fail (docs/web.md)."""
 
 from __future__ import annotations
 
@@ -21,12 +23,16 @@ from pathlib import Path
 
 import pytest
 
-from test_web_support import HAND_CONTEXT, HAND_PHOTO, HAND_TYPED, BundledPhotoRecognizer
+from test_web_support import HAND_PHOTO
 
 CHROMIUM = os.environ.get("MJSCORE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
+SHOTS = os.environ.get("MJSCORE_SCREENSHOTS")
+HAND = "RRR 1112345557s +6s / f1 f2 j1 j2 j4"          # photo_3, won on the 6s
+OPEN_RED = "[RRR] 1112345557s +6s / f1 f2 j1 j2 j4"      # the same with the reds as an open set
+CONTEXT = ("W", "S", "discard", "nts-app")                # West wins on a discard in a South round
 
 
 def _browser_missing() -> str | None:
@@ -36,6 +42,9 @@ def _browser_missing() -> str | None:
         return "playwright is not installed (pip install -e '.[test]')"
     if not Path(CHROMIUM).exists():
         return f"no Chromium at {CHROMIUM} (apt-get install -y chromium)"
+    from mjscore.vision.models import CLASSIFIER, DETECTOR, MODELS_DIR
+    if not all((MODELS_DIR / n).exists() for n in (DETECTOR, CLASSIFIER)):
+        return "the shipped recognizer models are not installed"
     return None
 
 
@@ -53,13 +62,12 @@ def _needs_browser():
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """The app on 127.0.0.1:<free port>, uvicorn in a thread; yields the base URL."""
+    """The app (shipped recognizer) on 127.0.0.1:<free port>, uvicorn in a thread."""
     import uvicorn
 
     from mjscore.web.app import create_app
 
-    app = create_app(recognize=BundledPhotoRecognizer(misread=("5s", "3s")),
-                     db_path=tmp_path_factory.mktemp("web") / "sessions.sqlite3")
+    app = create_app(db_path=tmp_path_factory.mktemp("web") / "sessions.sqlite3")
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
@@ -86,108 +94,207 @@ def browser():
         b.close()
 
 
-def typed_final() -> dict:
+def engine_final(hand: str) -> int:
     from mjscore.handscan.context import make_context
     from typed_hand import typed_answer
-    ctx = make_context(HAND_CONTEXT["seat"], HAND_CONTEXT["prevailing_wind"], None,
-                       HAND_CONTEXT["win_type"], HAND_CONTEXT["ruleset"])
-    return typed_answer(HAND_TYPED, ctx)
+
+    answer = typed_answer(hand, make_context(CONTEXT[0], CONTEXT[1], None, CONTEXT[2], CONTEXT[3]))
+    assert answer["valid"], answer
+    return answer["final"]
 
 
-def test_photo_correct_context_score_in_the_browser(server, browser):
-    want = typed_final()
-    assert want["valid"]
-    page = browser.new_page(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True,
-                            locale="en-GB")
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_default_timeout(15_000)
-    page.goto(server + "/")
+class Phone:
+    """One page at phone size, with the waits the flow needs and a screenshot per step."""
 
-    # take the photo: every tile boxed and labelled, the misread one highlighted
+    def __init__(self, browser, server, lang: str):
+        self.page = browser.new_page(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True,
+                                     locale="en-GB")
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        self.page.set_default_timeout(30_000)
+        self.page.goto(server + "/")
+        self.page.wait_for_selector("body[data-ready='true']")
+        self.lang = lang
+        if lang == "nl":
+            self.page.click("#lang button[data-v='nl']")
+            self.page.wait_for_function("document.documentElement.lang === 'nl'")
+
+    def shot(self, name: str, selector: str | None = None):
+        if not SHOTS:
+            return
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        if selector:
+            self.page.locator(selector).first.scroll_into_view_if_needed()
+        self.page.screenshot(path=str(Path(SHOTS) / f"step-{name}{'-nl' if self.lang == 'nl' else ''}.png"))
+
+    def scored(self, final: int):
+        self.page.wait_for_function(
+            "want => document.querySelector('#result').dataset.state === 'scored' && "
+            "document.querySelector('#final').textContent === want", arg=str(final))
+
+    def state(self, state: str):
+        self.page.wait_for_selector(f"#result[data-state='{state}']")
+
+    def tap_tile(self, kind: str, nth: int = 0):
+        self.page.locator("#tile-strip .tile-chip", has_text=kind).nth(nth).click()
+        self.page.locator("#tile-sheet").wait_for(state="visible")
+
+
+def flow(phone: Phone, words: dict):
+    page = phone.page
+    full, open_red = engine_final(HAND), engine_final(OPEN_RED)
+    assert open_red < full                                  # an open pung of reds scores less
+
+    # the context first, then the photo: every tile boxed, the sets outlined and listed
+    seat, wind, win_type, ruleset = CONTEXT
+    page.click(f"#seat button[data-v='{seat}']")
+    page.click(f"#wind button[data-v='{wind}']")
+    page.click(f"#win-type button[data-v='{win_type}']")
+    page.click(f"#ruleset button[data-v='{ruleset}']")
     page.set_input_files("#photo-input", str(HAND_PHOTO))
     page.wait_for_function("document.querySelectorAll('#overlay .tile-box').length === 19")
-    assert page.locator("#overlay .tile-box text").count() == 19
-    low = page.locator("#overlay .tile-box.low")
-    assert low.count() == 1
-    assert low.locator("text").text_content() == "3s"
-
-    # tap it in the photo: the sheet offers the runner-up first; pick it
-    low.locator("rect").click()
-    sheet = page.locator("#tile-sheet")
-    sheet.wait_for(state="visible")
-    first_alt = page.locator("#sheet-alts button").first
-    assert first_alt.get_attribute("data-kind") == "5s"
-    first_alt.click()
-    sheet.wait_for(state="hidden")
-    assert page.locator("#overlay .tile-box.low").count() == 0
-    fixed = page.locator("#overlay .tile-box.fixed")
-    assert fixed.count() == 1 and fixed.locator("text").text_content() == "5s"
-
-    # the context, then the winning tile (tap a 6s, mark it)
-    page.click("#seat button[data-v='W']")
-    page.click("#wind button[data-v='S']")
-    page.click("#win-type button[data-v='discard']")
-    page.click("#ruleset button[data-v='nts-app']")
-    page.locator(".tile-chip", has_text="6s").first.click()
+    assert page.locator("#group-list .group-chip").count() == 2
+    assert page.locator("#group-list .group-chip").nth(0).get_attribute("data-kind") == "concealed"
+    assert page.locator("#group-list .group-chip").nth(1).get_attribute("data-kind") == "bonus"
+    assert page.locator("#overlay .set-outline.kind-bonus").count() == 1
+    phone.state("missing")                                  # the winning tile is not known yet
+    context_text = page.locator("#context-text").text_content()
+    assert words["winds"]["W"] in context_text and words["winds"]["S"] in context_text
+    phone.tap_tile("6s")
     page.click("#sheet-win")
-    sheet.wait_for(state="hidden")
-    assert page.locator("#winning-tile").text_content() == "6s"
+    phone.scored(full)
+    # the engine's sets are outlined inside the concealed part, the winning one marked
+    assert page.locator("#overlay .set-outline.engine").count() == 5
+    assert page.locator("#arrangement code.set").count() == 5
+    phone.shot("1-scan")
 
-    # the score on the page is the engine's score of the hand typed in
-    page.wait_for_selector("#result[data-state='scored']")
-    assert page.locator("#final").text_content() == str(want["final"])
-    assert page.locator("#bar-final").text_content() == str(want["final"])
-    assert page.locator("#hand").text_content() == "1112345557s RRR +6s / f1 f2 j1 j2 j4"
-    rows = page.locator("#breakdown tr")
-    assert rows.count() == len(want["base_points"]) + len(want["doublings"]) + 2
-    english = page.locator("#breakdown").inner_text()
+    # fix a tile: tile 4 (3s) taken as its runner-up 4s makes the hand invalid; the
+    # recognizer's reading is still offered first and puts it right again
+    phone.tap_tile("3s")
+    first_alt = page.locator("#sheet-alts button").first
+    assert first_alt.get_attribute("data-kind") == "4s"
+    first_alt.click()
+    phone.state("invalid")
+    assert page.locator("#overlay .tile-box.fixed").count() == 1
+    phone.shot("2-fix", "#result")
+    phone.tap_tile("4s")
+    assert page.locator("#sheet-alts button").first.get_attribute("data-kind") == "3s"
+    page.locator("#sheet-alts button").first.click()
+    phone.scored(full)
 
-    # the same breakdown in Dutch
-    page.click("#lang button[data-v='nl']")
-    page.wait_for_function("document.querySelector('#final-label').textContent === 'Score' && "
-                           "document.documentElement.lang === 'nl'")
-    page.wait_for_function("english => document.querySelector('#breakdown').innerText !== english", arg=english)
-    assert page.locator("#final").text_content() == str(want["final"])
-    assert "basispunten" in page.locator("#breakdown").inner_text() or want["limit_hand"]
-    page.click("#lang button[data-v='en']")
-    page.wait_for_function("english => document.querySelector('#breakdown').innerText === english", arg=english)
+    # regroup: the three reds split off the concealed part become an open set (score down),
+    # then marked concealed again (score back)
+    page.click("#group-list .group-chip[data-g='1']")
+    page.locator("#group-sheet").wait_for(state="visible")
+    for chip in page.locator("#group-tiles .tile-chip", has_text="R").all():
+        chip.click()
+    page.click("#group-split")
+    phone.scored(open_red)
+    exposed = page.locator("#group-list .group-chip[data-kind='exposed']")
+    assert exposed.count() == 1 and exposed.locator("code").text_content() == "[RRR]"
+    assert page.locator("#overlay .set-outline.kind-exposed").count() == 1
+    phone.shot("3-regroup-open")
+    exposed.click()
+    page.locator("#group-sheet").wait_for(state="visible")
+    page.click("#group-kinds button[data-kind='concealed']")
+    phone.scored(full)
+    assert page.locator("#group-list .group-chip[data-kind='exposed']").count() == 0
 
-    shot = os.environ.get("MJSCORE_SCREENSHOT")
-    if shot:
-        page.evaluate("window.scrollTo(0, 0)")
-        page.screenshot(path=shot)
-    assert errors == []
-    page.close()
+    # a tile the recognizer missed: take the 7s away (a hand short of a tile is refused),
+    # then add it with the picker
+    phone.tap_tile("7s")
+    page.click("#sheet-remove")
+    phone.state("invalid")
+    assert page.locator("#tile-strip .tile-chip").count() == 18
+    page.click("#add-tile")
+    page.locator("#picker").wait_for(state="visible")
+    page.click("#picker-kinds button[data-kind='7s']")
+    page.wait_for_function("document.querySelectorAll('#tile-strip .tile-chip').length === 19")
+    phone.shot("4-picker")
+    page.click("#picker-done")
+    phone.scored(full)
 
-
-def test_add_the_scored_hand_to_a_session_in_the_browser(server, browser):
-    """Open a session on the page, score the typed hand for its West player, add it: the
-    standings on the page show the settlement."""
-    want = typed_final()
-    page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
-    page.set_default_timeout(15_000)
-    page.goto(server + "/")
-    page.click("#ruleset button[data-v='nts-app']")
-    page.click("#win-type button[data-v='discard']")
-    page.click("#wind button[data-v='S']")
-    page.click("#hand-box summary")
-    page.fill("#hand-input", HAND_TYPED)
-    page.wait_for_selector("#result[data-state='scored']")
+    # record it in a new session: Cor sits West in game 1; the others scored nothing
     page.click("#session-box summary")
     page.click("#new-session-box summary")
     page.fill("#new-players", "Anna, Bram, Cor, Dirk")
     page.click("#new-ruleset button[data-v='nts-app']")
     page.click("#new-session")
-    page.wait_for_selector("#session-game:not([hidden])")
-    assert page.locator("#winner-select").input_value() == "Anna"          # at the page's seat, East
+    page.wait_for_function("document.querySelector('#session-select').selectedOptions[0]?.textContent.endsWith(', 0)')")
+    page.wait_for_selector("#nts-form:not([hidden])")
     page.select_option("#winner-select", "Cor")
-    assert page.locator("#seat button[aria-pressed='true']").text_content() == "W"   # Cor sits West
-    page.click("#wind button[data-v='S']")
-    page.wait_for_selector("#result[data-state='scored']")
+    assert page.locator("#seat button[aria-pressed='true']").get_attribute("data-v") == "W"
+    phone.scored(full)
     page.click("#add-game")
-    page.wait_for_function("document.querySelector('#session-status').textContent.includes('Game 1')")
+    page.wait_for_function("document.querySelectorAll('#history li.game').length === 1")
+    payments = page.locator("#history li.game").first.locator(".payments li").all_text_contents()
+    pays = words["session"]["pays"]
+    assert pays.format(payer="Anna", payee="Cor", amount=2 * full) in payments      # East pays double
+    assert pays.format(payer="Bram", payee="Cor", amount=full) in payments
     first = page.locator("#standings tr").first.locator("td")
     assert first.nth(0).text_content().startswith("1. Cor")
-    assert first.nth(1).text_content() == str(4 * want["final"])           # §11: East pays double, the others once
+    assert first.nth(1).text_content() == str(4 * full)
+    phone.shot("5-session", "#history")
+
+    # a draw: nobody pays, the seats move on
+    page.click("#add-draw")
+    page.wait_for_function("document.querySelectorAll('#history li.game').length === 2")
+    latest = page.locator("#history li.game").first
+    assert latest.locator(".payments li").all_text_contents() == [words["session"]["nobody_pays"]]
+    assert words["session"]["draw"] in latest.locator(".result").text_content()
+    phone.shot("6-draw", "#history")
+
+    # undo takes the draw back
+    page.click("#undo-game")
+    page.wait_for_function("document.querySelectorAll('#history li.game').length === 1")
+    assert "2" in page.locator("#session-status").text_content()
+    phone.shot("7-undo", "#session-status")
+    assert phone.errors == []
+
+
+def words_of(server: str, lang: str) -> dict:
+    import json
+    from urllib.request import urlopen
+
+    with urlopen(f"{server}/api/words?lang={lang}") as r:
+        return json.load(r)
+
+
+def test_the_whole_job_on_the_phone(server, browser):
+    phone = Phone(browser, server, "en")
+    assert phone.page.locator("label[for='photo-input']").text_content() == "Take or choose a photo"
+    flow(phone, words_of(server, "en"))
+    phone.page.close()
+
+
+def test_api_docs_fetch_nothing_from_the_internet(server, browser):
+    """/docs and /redoc in the browser: every request stays on the server (no CDN, also
+    not for ReDoc's logo)."""
+    page = browser.new_page(viewport=PHONE)
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    for path in ("/docs", "/redoc"):
+        page.goto(server + path)
+        page.wait_for_load_state("networkidle")
+    page.wait_for_selector("redoc .menu-content, [role='navigation'], .redoc-wrap", state="attached")
+    outside = [u for u in requests if not (u.startswith(server) or u.startswith(("data:", "blob:")))]
+    assert len(requests) > 4 and outside == []
+    page.close()
+
+
+def test_the_same_flow_in_dutch(server, browser):
+    phone = Phone(browser, server, "nl")
+    page = phone.page
+    words = words_of(server, "nl")
+    assert page.locator("label[for='photo-input']").text_content() == "Maak of kies een foto"
+    assert page.locator("#seat button").all_text_contents() == ["O", "Z", "W", "N"]
+    assert page.evaluate("num(7394)") == "7.394"                        # numbers the Dutch way
+    flow(phone, words)
+    # nothing English left on the page's own words, the sets, the breakdown or the history
+    text = page.locator("main").inner_text()
+    for english in ("Take or choose", "Seat wind", "Prevailing wind", "base points", "pays", "Session",
+                    "concealed", "Undo", "nobody", "Score a valid"):
+        assert english not in text, english
+    assert "basispunten" in page.locator("#breakdown").inner_text()
+    assert page.locator("#group-list .group-chip .gk").first.text_content() == "dicht"
     page.close()

@@ -35,3 +35,14 @@ def test_swagger_ui_reads_the_schema_version_fastapi_writes(client):
     assert client.get("/openapi.json").json()["openapi"].startswith("3.1")
     js = client.get(next(a for a, _ in ASSET.findall(client.get("/docs").text) if a.endswith(".js"))).text
     assert '"5.' in js
+
+
+def test_redoc_script_takes_its_logo_from_the_app_not_a_cdn(client):
+    """ReDoc's script as shipped puts the Redocly logo in from cdn.redoc.ly; the app's copy
+    points at its own logo, which it serves."""
+    page = client.get("/redoc").text
+    for url in (a for a, _ in ASSET.findall(page) if a.endswith(".js")):
+        js = client.get(url).text
+        assert "cdn.redoc.ly" not in js and "/static/docs-logo.svg" in js
+    logo = client.get("/static/docs-logo.svg")
+    assert logo.status_code == 200 and logo.text.startswith("<svg")

@@ -25,6 +25,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..errors import TIMED_OUT, TOO_LARGE, InputError, MjscoreError, http_status
 from ..scoring.config import RULESETS, SPECIALS, WIN_TYPES, WIND_NAMES
+from .docs_pages import add_redoc
 from .i18n import layout_answer, request_lang, say, score_answer, validation_details
 from .photo import MAX_UPLOAD_BYTES, PhotoError, size_text
 from .words import page_words
@@ -253,8 +254,9 @@ def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None
     """The app. ``recognize`` replaces the shipped recognizer (rgb -> list[TileRead]);
     ``tile_set`` names a taught set the shipped recognizer reads photos with."""
     services = WebServices(recognize=recognize, db_path=db_path, tile_set=tile_set)
-    app = FastAPIOffline(title="mjscore", version="0.1.0", default_response_class=SafeJSONResponse,
+    app = FastAPIOffline(title="mjscore", version="0.1.0", default_response_class=SafeJSONResponse, redoc_url=None,
                          description="Score a mahjong hand from a photo: scan, correct, score, keep a session.")
+    add_redoc(app)
     app.state.services = services
 
     @app.exception_handler(MjscoreError)

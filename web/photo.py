@@ -27,7 +27,7 @@ import numpy as np
 from ..errors import BAD_PHOTO, TOO_LARGE, UNSUPPORTED_TYPE, MjscoreError
 from ..vision.imageio import MAX_PIXELS, WORK_LONG_SIDE
 
-MAX_UPLOAD_BYTES = 20 * 1024 * 1024     # a 48 MP phone JPEG is ~15 MB
+MAX_UPLOAD_BYTES = 20_000_000     # 20 MB, the one limit the page states and the server applies (a 48 MP JPEG is ~15 MB)
 MIN_SIDE = 16
 
 _MAGIC = (
