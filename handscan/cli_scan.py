@@ -22,9 +22,10 @@ from typing import List, Optional
 
 import typer
 
-from ..errors import InputError, WriteError, cli_command
-from .context import (ContextError, ScanContext, context_words, make_context, merge_context, read_sidecar,
-                      sidecar_path)
+from ..errors import InputError, MjscoreError, WriteError, cli_command, exit_status
+from ..scoring.messages import error_line, say
+from .context import (ContextError, ScanContext, context_words, dutch_error, make_context, merge_context,
+                      read_sidecar, sidecar_path)
 
 
 def register(app: typer.Typer) -> None:
@@ -137,98 +138,104 @@ def scan(
     tile_set: Optional[str] = typer.Option(None, "--set", help="Read with a taught set (mjscore teach, docs/teach.md)."),
 ) -> None:
     """Read the tiles in a photo; with the game context, group and score the hand."""
-    from .outputs import annotate as draw_annotation, write_json, write_yolo_labels
-    from .pipeline import evaluate, lay_out, photo_read_from_json, read_photo, suggested_winning_tile
-    from .render import read_text, result_text
-    from ..vision.recognizer import set_recognizer
+    try:
+        from .outputs import annotate as draw_annotation, write_json, write_yolo_labels
+        from .pipeline import evaluate, lay_out, photo_read_from_json, read_photo, suggested_winning_tile
+        from .render import read_text, result_text
+        from ..vision.recognizer import set_recognizer
 
-    if lang not in ("en", "nl"):
-        raise InputError(f"--lang {lang!r}: use en or nl")
-    given = {"seat": seat, "wind": wind, "winning_tile": winning_tile,
-             "win_type": _win_type(discard, self_drawn, robbed_kong), "ruleset": ruleset, "special": special}
-    make_context(**given, lang=lang)                    # the options themselves are checked first
-    contexts = [_photo_context(photo, given, lang, context_file) for photo in photos]
-    recognize = set_recognizer(tile_set)
-    if not 0.0 <= threshold <= 1.0:
-        raise InputError("--threshold is a confidence between 0 and 1")
-    saved_reads = {}
-    if from_json is not None:
-        try:
-            for line in from_json.read_text().splitlines():
-                if line.strip():
-                    obj = json.loads(line)
-                    saved_reads[str(Path(obj.get("image", "")).resolve())] = obj
-        except (OSError, json.JSONDecodeError) as exc:
-            raise InputError(f"--from-json {from_json}: {exc}") from None
-    interactive = sys.stdin.isatty() and not json_out
-    echo = (lambda s: typer.echo(s, err=True)) if json_out else typer.echo
-    failed = False
-    saved = []
-    for n, (photo, (ctx, used_file, said)) in enumerate(zip(photos, contexts)):
-        scoring = ctx.given or hand is not None or bool(review)
-        if said:
-            echo(said)
-        if saved_reads:
-            obj = saved_reads.get(str(photo.resolve()))
-            read = photo_read_from_json(obj) if obj else read_photo(photo, recognize)
-        else:
-            read = read_photo(photo, recognize)
-        if read.error:
-            failed = True
+        if lang not in ("en", "nl"):
+            raise InputError(f"--lang {lang!r}: use en or nl")
+        given = {"seat": seat, "wind": wind, "winning_tile": winning_tile,
+                 "win_type": _win_type(discard, self_drawn, robbed_kong), "ruleset": ruleset, "special": special}
+        make_context(**given, lang=lang)                    # the options themselves are checked first
+        contexts = [_photo_context(photo, given, lang, context_file) for photo in photos]
+        recognize = set_recognizer(tile_set)
+        if not 0.0 <= threshold <= 1.0:
+            raise InputError("--threshold is a confidence between 0 and 1")
+        saved_reads = {}
+        if from_json is not None:
+            try:
+                for line in from_json.read_text().splitlines():
+                    if line.strip():
+                        obj = json.loads(line)
+                        saved_reads[str(Path(obj.get("image", "")).resolve())] = obj
+            except (OSError, json.JSONDecodeError) as exc:
+                raise InputError(f"--from-json {from_json}: {exc}") from None
+        interactive = sys.stdin.isatty() and not json_out
+        echo = (lambda s: typer.echo(s, err=True)) if json_out else typer.echo
+        failed = False
+        saved = []
+        for n, (photo, (ctx, used_file, said)) in enumerate(zip(photos, contexts)):
+            scoring = ctx.given or hand is not None or bool(review)
+            if said:
+                echo(said)
+            if saved_reads:
+                obj = saved_reads.get(str(photo.resolve()))
+                read = photo_read_from_json(obj) if obj else read_photo(photo, recognize)
+            else:
+                read = read_photo(photo, recognize)
+            if read.error:
+                failed = True
+                if json_out:
+                    typer.echo(json.dumps({"image": str(photo), "error": read.error}))
+                else:
+                    typer.echo(f"{photo}: {'fout' if lang == 'nl' else 'error'}: {say(read.error, lang)}", err=True)
+                continue
+            layout = lay_out(read.tiles, fix)
+            photo_ctx = ctx
+            if scoring and interactive and photo_ctx.missing() and hand is None:
+                echo(read_text(read, layout, threshold, lang))
+                apart = suggested_winning_tile(layout)
+                photo_ctx = _ask_missing(photo_ctx, apart[1] if apart else None)
+            res = evaluate(str(photo), layout, photo_ctx, read=read, hand=hand, threshold=threshold)
+            wants_review = review if review is not None else (interactive and scoring and bool(res.flags))
+            if wants_review:
+                echo(result_text(res, threshold))
+                res = _review_loop(res, threshold, echo)
+                echo("result:\n" + result_text(res, threshold, brief=True))
             if json_out:
-                typer.echo(json.dumps({"image": str(photo), "error": read.error}))
-            else:
-                typer.echo(f"{photo}: error: {read.error}", err=True)
-            continue
-        layout = lay_out(read.tiles, fix)
-        photo_ctx = ctx
-        if scoring and interactive and photo_ctx.missing() and hand is None:
-            echo(read_text(read, layout, threshold, lang))
-            apart = suggested_winning_tile(layout)
-            photo_ctx = _ask_missing(photo_ctx, apart[1] if apart else None)
-        res = evaluate(str(photo), layout, photo_ctx, read=read, hand=hand, threshold=threshold)
-        wants_review = review if review is not None else (interactive and scoring and bool(res.flags))
-        if wants_review:
-            echo(result_text(res, threshold))
-            res = _review_loop(res, threshold, echo)
-            echo("result:\n" + result_text(res, threshold, brief=True))
-        if json_out:
-            if scoring:
-                out = res.to_json()
-            else:
-                out = read.to_json()
-                out["layout"] = layout.to_json()
-            if used_file is not None:
-                out["context_file"] = str(used_file)
-            typer.echo(json.dumps(out, ensure_ascii=False))
-        elif not wants_review:
-            typer.echo(result_text(res, threshold) if scoring else read_text(read, layout, threshold, lang))
-            if len(photos) > 1:
-                typer.echo("")
-        if scoring and not res.valid:
-            failed = True
-        if annotate is not None:
-            target = annotate if len(photos) == 1 else annotate.with_name(f"{annotate.stem}_{photo.stem}{annotate.suffix}")
+                if scoring:
+                    out = res.to_json()
+                else:
+                    out = read.to_json()
+                    out["layout"] = layout.to_json()
+                if used_file is not None:
+                    out["context_file"] = str(used_file)
+                typer.echo(json.dumps(out, ensure_ascii=False))
+            elif not wants_review:
+                typer.echo(result_text(res, threshold) if scoring else read_text(read, layout, threshold, lang))
+                if len(photos) > 1:
+                    typer.echo("")
+            if scoring and not res.valid:
+                failed = True
+            if annotate is not None:
+                target = annotate if len(photos) == 1 else annotate.with_name(f"{annotate.stem}_{photo.stem}{annotate.suffix}")
+                try:
+                    draw_annotation(photo, res.layout, target, threshold)
+                    echo(f"annotated photo: {target}")
+                except Exception as exc:                          # noqa: BLE001 - any drawing failure
+                    raise WriteError(f"cannot write {target}: {exc}") from None
+            if yolo_labels and res.layout is not None:
+                try:
+                    label, notes = write_yolo_labels(photo, res.layout.tiles, read.width, read.height)
+                    echo(f"YOLO labels: {label}" + "".join(f"\n  note: {x}" for x in notes))
+                except (OSError, ValueError) as exc:
+                    raise WriteError(f"cannot write YOLO labels for {photo}: {exc}") from None
+            saved.append(res.to_json())
+        if save is not None:
             try:
-                draw_annotation(photo, res.layout, target, threshold)
-                echo(f"annotated photo: {target}")
-            except Exception as exc:                          # noqa: BLE001 - any drawing failure
-                raise WriteError(f"cannot write {target}: {exc}") from None
-        if yolo_labels and res.layout is not None:
-            try:
-                label, notes = write_yolo_labels(photo, res.layout.tiles, read.width, read.height)
-                echo(f"YOLO labels: {label}" + "".join(f"\n  note: {x}" for x in notes))
-            except (OSError, ValueError) as exc:
-                raise WriteError(f"cannot write YOLO labels for {photo}: {exc}") from None
-        saved.append(res.to_json())
-    if save is not None:
-        try:
-            write_json(save, saved[0] if len(photos) == 1 and saved else saved)
-            echo(f"saved: {save}")
-        except OSError as exc:
-            raise WriteError(f"cannot write {save}: {exc}") from None
-    if failed:
-        raise typer.Exit(1)
+                write_json(save, saved[0] if len(photos) == 1 and saved else saved)
+                echo(f"saved: {save}")
+            except OSError as exc:
+                raise WriteError(f"cannot write {save}: {exc}") from None
+        if failed:
+            raise typer.Exit(1)
+    except MjscoreError as exc:                  # --lang nl: the error line in Dutch too
+        if lang != "nl":
+            raise
+        typer.echo(error_line(dutch_error(str(exc)), "nl"), err=True)
+        raise typer.Exit(exit_status(exc))
 
 
 def _photo_context(photo: Path, given: dict, lang: str, use_file: bool) -> tuple[ScanContext, Path | None, str]:

@@ -245,3 +245,13 @@ def context_words(ctx: ScanContext, lang: str = "en") -> str:
     parts.append(("regels " if nl else "ruleset ") + ctx.ruleset)
     parts += list(ctx.special)
     return ", ".join(parts)
+
+
+def dutch_error(message: str) -> str:
+    """An error of ``scan`` in Dutch where ``scoring.messages`` has its template; a context
+    file's problem is translated after the file's name (``context file F: problem``)."""
+    from ..scoring.messages import translate
+    head, sep, problem = message.partition(": ")
+    if head.startswith("context file ") and sep:
+        return f"contextbestand {head[len('context file '):]}: {translate(problem, 'nl') or problem}"
+    return translate(message, "nl") or message

@@ -113,6 +113,35 @@ NL: dict[str, str] = {
     "only <have> tile(s) where <want> belong (13, 14 for the winner, plus one per kong; bonus tiles not counted)":
         "maar <have> steen/stenen waar er <want> horen (13, 14 voor de winnaar, plus één per kong; bloemen en "
         "seizoenen niet meegeteld)",
+    # the context of a scan (handscan/context.py, handscan/cli_scan.py): options and context files
+    "seat <v> is not a wind (E, S, W or N)": "eigen wind <v> is geen wind (E of O, S of Z, W, N)",
+    "prevailing wind <v> is not a wind (E, S, W or N)": "ronde <v> is geen wind (E of O, S of Z, W, N)",
+    "winning tile <v> is not a tile (examples: 5p, 9s, 1m, E, R, Wh)":
+        "winnende steen <v> is geen steen (bv. 5p, 9s, 1m, E, R, Wh)",
+    "win type <v> is not one of <l>": "manier van winnen <v> is geen van <l>",
+    "ruleset <v> is not one of <l>": "regels <v> zijn geen van <l>",
+    "special <v> is not one of <l>": "bijzonder moment <v> is geen van <l>",
+    "give only one of --discard, --self-drawn, --robbed-kong": "kies maar één van --discard, --self-drawn, --robbed-kong",
+    "--threshold is a confidence between 0 and 1": "--threshold is een zekerheid tussen 0 en 1",
+    "not valid JSON: <m> (line <l>, column <c>)": "geen geldige JSON: <m> (regel <l>, kolom <c>)",
+    "must be one JSON object like <e>, not a <t>": "moet één JSON-object zijn, zoals <e>",
+    "unknown key <k> (known: <l>)": "onbekende sleutel <k> (bekend: <l>)",
+    "<k> must be a text like \"E\" or \"5p\", not <v>": "<k> moet een tekst zijn, zoals \"E\" of \"5p\", niet <v>",
+    "'special' must be a text or a list of texts, not <v>": "'special' moet een tekst of een lijst teksten zijn, niet <v>",
+    "give the prevailing wind once: 'wind' or 'prevailing_wind', not both":
+        "geef de ronde één keer: 'wind' of 'prevailing_wind', niet allebei",
+    "not UTF-8 text (byte <b>)": "geen UTF-8-tekst (byte <b>)",
+    "is a folder, not a file": "is een map, geen bestand",
+    "cannot be read (<m>)": "kan niet gelezen worden (<m>)",
+    "nested too deeply": "te diep genest",
+    # a photo scan cannot read (handscan/pipeline.py, vision/imageio.py), as scan prints it
+    "no such photo: <f>": "foto bestaat niet: <f>",
+    "<f> is a folder, not a photo (mjscore batch reads a folder)": "<f> is een map, geen foto (mjscore batch leest een map)",
+    "<f>: no such file": "<f>: bestand bestaat niet",
+    "<f>: is a directory, not an image": "<f>: is een map, geen foto",
+    "<f>: the file is empty (0 bytes), not an image": "<f>: het bestand is leeg (0 bytes), geen foto",
+    "<f>: the image is damaged or truncated": "<f>: de foto is beschadigd of afgebroken",
+    "<f>: the image is damaged or truncated (<d>)": "<f>: de foto is beschadigd of afgebroken (<d>)",
     # the scan's own warnings and nearest hands as the command line says them (handscan); the
     # layout's reasons and warnings follow below, with the page's texts
     "tile <i> (<k>) lies far from the others: a tile of this hand?":

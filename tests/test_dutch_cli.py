@@ -203,3 +203,30 @@ def test_the_dutch_catalogue_has_each_english_template_once():
     table = next(n.value for n in tree.body if isinstance(n, ast.AnnAssign) and getattr(n.target, "id", "") == "NL")
     keys = [ast.literal_eval(k) for k in table.keys]
     assert len(keys) == len(set(keys)), sorted(k for k in set(keys) if keys.count(k) > 1)
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--seat", "Q"], "fout: eigen wind 'Q' is geen wind (E of O, S of Z, W, N)"),
+    (["--wind", "X"], "fout: ronde 'X' is geen wind (E of O, S of Z, W, N)"),
+    (["--winning-tile", "7x"], "fout: winnende steen '7x' is geen steen (bv. 5p, 9s, 1m, E, R, Wh)"),
+    (["--discard", "--self-drawn"], "fout: kies maar één van --discard, --self-drawn, --robbed-kong"),
+    (["--threshold", "3"], "fout: --threshold is een zekerheid tussen 0 en 1"),
+    (["--ruleset", "mcr"], "fout: regels 'mcr' zijn geen van nts, nts-app"),
+])
+def test_dutch_scan_option_errors(tmp_path, args, said):
+    result = runner.invoke(app, ["scan", str(tmp_path / "hand.jpg"), *args, "--lang", "nl"])
+    assert result.exit_code == 2 and result.stderr == said + "\n", result.output
+
+
+def test_dutch_scan_context_file_and_photo_errors(tmp_path):
+    (tmp_path / "hand.jpg").write_bytes(b"")
+    (tmp_path / "hand.json").write_text('{"seet": "E"}')
+    bad = runner.invoke(app, ["scan", str(tmp_path / "hand.jpg"), "--lang", "nl"])
+    assert bad.exit_code == 2
+    assert bad.stderr.startswith(f"fout: contextbestand {tmp_path / 'hand.json'}: onbekende sleutel 'seet' (bekend: ")
+    (tmp_path / "hand.json").unlink()
+    empty = runner.invoke(app, ["scan", str(tmp_path / "hand.jpg"), "--lang", "nl"])
+    assert empty.exit_code == 1
+    assert empty.stderr == f"{tmp_path / 'hand.jpg'}: fout: {tmp_path / 'hand.jpg'}: het bestand is leeg (0 bytes), geen foto\n"
+    english = runner.invoke(app, ["scan", str(tmp_path / "hand.jpg"), "--seat", "Q"])
+    assert english.stderr == "error: seat 'Q' is not a wind (E, S, W or N)\n"
