@@ -44,17 +44,20 @@ def _win_type(discard: bool, self_drawn: bool, robbed_kong: bool) -> str | None:
 def _ask_missing(ctx: ScanContext, suggested_tile: str | None = None) -> ScanContext:
     """Interactive runs ask for what the photo cannot show (never guessed: a tile lying apart
     is only offered as the default answer)."""
-    asks = [("winning_tile", "Winning tile (e.g. 5p, E, Wh)"),
-            ("win_type", "Won on a discard or self-drawn? [discard/self]"),
-            ("seat", "Seat wind of the winner [E/S/W/N]"),
-            ("wind", "Prevailing wind [E/S/W/N]")]
+    nl = ctx.lang == "nl"
+    asks = [("winning_tile", "Winnende steen (bv. 5p, E, Wh)" if nl else "Winning tile (e.g. 5p, E, Wh)"),
+            ("win_type", "Gewonnen op een afgooi of zelf gepakt? [afgooi/zelf]" if nl
+             else "Won on a discard or self-drawn? [discard/self]"),
+            ("seat", "Eigen wind van de winnaar [O/Z/W/N]" if nl else "Seat wind of the winner [E/S/W/N]"),
+            ("wind", "Wind van de ronde [O/Z/W/N]" if nl else "Prevailing wind [E/S/W/N]")]
+    apart_word = "de steen die apart ligt" if nl else "the tile lying apart"
     for field, prompt in asks:
         if getattr(ctx, field) is not None:
             continue
         default = suggested_tile if field == "winning_tile" else None
         while True:
             try:
-                answer = input(prompt + (f" [{default}, the tile lying apart]" if default else "") + ": ").strip()
+                answer = input(prompt + (f" [{default}, {apart_word}]" if default else "") + ": ").strip()
             except EOFError:
                 return ctx
             answer = answer or default or ""
@@ -67,7 +70,7 @@ def _ask_missing(ctx: ScanContext, suggested_tile: str | None = None) -> ScanCon
                 ctx = new
                 break
             except ContextError as exc:
-                typer.echo(f"  {exc}", err=True)
+                typer.echo(f"  {dutch_error(str(exc)) if nl else exc}", err=True)
     return ctx
 
 

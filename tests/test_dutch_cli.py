@@ -230,3 +230,15 @@ def test_dutch_scan_context_file_and_photo_errors(tmp_path):
     assert empty.stderr == f"{tmp_path / 'hand.jpg'}: fout: {tmp_path / 'hand.jpg'}: het bestand is leeg (0 bytes), geen foto\n"
     english = runner.invoke(app, ["scan", str(tmp_path / "hand.jpg"), "--seat", "Q"])
     assert english.stderr == "error: seat 'Q' is not a wind (E, S, W or N)\n"
+
+
+def test_dutch_scan_asks_for_the_context_in_dutch(monkeypatch, capsys):
+    from mjscore.handscan.cli_scan import _ask_missing
+    from mjscore.handscan.context import make_context
+    answers, prompts = iter(["", "afgooi", "Q", "O", "Z"]), []
+    monkeypatch.setattr("builtins.input", lambda p: prompts.append(p) or next(answers))
+    ctx = _ask_missing(make_context(lang="nl"), "7s")
+    assert (ctx.winning_tile, ctx.win_type, ctx.seat, ctx.wind) == ("7s", "discard", "E", "S")
+    assert prompts[0] == "Winnende steen (bv. 5p, E, Wh) [7s, de steen die apart ligt]: "
+    assert prompts[2] == prompts[3] == "Eigen wind van de winnaar [O/Z/W/N]: "
+    assert "eigen wind 'Q' is geen wind" in capsys.readouterr().err
