@@ -31,6 +31,13 @@ def test_number(value, nl, en):
     assert number(value, "nl") == nl and number(value, "en") == en and number(value) == en
 
 
+def test_number_signed_and_fractions():
+    assert number(1536, "nl", signed=True) == "+1.536" and number(-1536, "nl", signed=True) == "-1.536"
+    assert number(0, "nl", signed=True) == "0" and number(1536, signed=True) == "+1536"
+    assert number(1234.5, "nl") == "1.234,50" and number(1234.5) == "1234.50"
+    assert number(True, "nl") == "True"
+
+
 # [RRR] [GGG] (111m) (999m) (EE)* on a discard, nts-app (engine answer): 48 base points
 # (4 + 4 open dragon pungs, 8 + 8 concealed terminal pungs, mahjong 20, only tile 2, pair
 # completed 2) x 2^5 (two dragon pungs, very clean hand 2, four pungs) = 1536, under 2000.
