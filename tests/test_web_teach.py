@@ -46,11 +46,16 @@ def test_the_corrected_photo_teaches_a_new_set_and_later_scans_read_with_it(clie
     assert out["name"] == "club" and out["tiles"] == 19 and out["kinds"] == len(out["tiles_per_kind"])
     assert out["tiles_per_kind"]["R"] == 3 and out["tiles_per_kind"]["5s"] == 3
     assert list_sets() == ["club"] and load_set("club").sources == ("web photo",)
-    assert client.get("/api/sets").json() == {"sets": ["club"], "reading": "club"}
+    assert client.get("/api/sets").json() == {"sets": ["club"], "reading": None}
     again = teach(client).json()                          # a second photo adds to the set
     assert again["tiles"] == 38
-    scan = client.post("/api/scan", files={"photo": ("p.jpg", HAND_PHOTO.read_bytes(), "image/jpeg")})
-    assert scan.status_code == 200 and len(scan.json()["tiles"]) == 19
+    photo = {"photo": ("p.jpg", HAND_PHOTO.read_bytes(), "image/jpeg")}
+    scan = client.post("/api/scan", files=photo, data={"tile_set": "club"})
+    assert scan.status_code == 200 and scan.json()["tile_set"] == "club"
+    assert "".join(sorted(t["kind"] for t in scan.json()["tiles"])) == "".join(
+        sorted(t.kind for t in labelled_tiles("photo_3", 640, 640)))
+    unknown = client.post("/api/scan", files=photo, data={"tile_set": "nope"})
+    assert unknown.status_code == 404 and "nope" in unknown.json()["detail"]
 
 
 @pytest.mark.parametrize("name, tiles, words", [

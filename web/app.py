@@ -303,9 +303,12 @@ def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None
 
     @app.post("/api/scan", summary="Photo -> tiles with boxes, grouping and hand notation")
     async def scan(request: Request,
-                   photo: UploadFile = File(..., description="JPEG, PNG or WebP photo of the hand")) -> dict:
+                   photo: UploadFile = File(..., description="JPEG, PNG or WebP photo of the hand"),
+                   tile_set: str | None = Form(None, max_length=64, description=(
+                       "taught set to read with (GET /api/sets); empty: the general reader; "
+                       "left out: the server's (serve --set)"))) -> dict:
         data = await _photo_bytes(photo)
-        out = await run_in_threadpool(services.scan, data)
+        out = await run_in_threadpool(services.scan, data, tile_set)
         layout_answer(out.get("layout"), _lang_of(request))
         return out
 

@@ -84,8 +84,9 @@ class WebServices:
 
     # ------------------------------------------------------------------ scan
 
-    def scan(self, data: bytes) -> dict:
-        """Photo bytes -> tiles (boxes in upright full-resolution pixels), grouping and notation."""
+    def scan(self, data: bytes, tile_set: str | None = None) -> dict:
+        """Photo bytes -> tiles (boxes in upright full-resolution pixels), grouping and notation.
+        ``tile_set``: the taught set to read with ("" = none; None = the server's, serve --set)."""
         from ..handscan.pipeline import LOW_CONFIDENCE, lay_out, low_confidence_tiles, recognize_upload
         from ..vision.boxes import rescale
         from ..vision.types import TileRead
@@ -94,11 +95,12 @@ class WebServices:
         photo = decode_photo(data)
         decoded = time.perf_counter()
         recognize = self._recognize
-        if self.tile_set and recognize is default_recognize:
+        name = self.tile_set if tile_set is None else tile_set
+        if name and recognize is default_recognize:
             from functools import partial
 
             from ..vision.sets import load_set
-            recognize = partial(default_recognize, tile_set=load_set(self.tile_set))
+            recognize = partial(default_recognize, tile_set=load_set(name))
         with self._scan_slots:
             tiles = recognize_upload(recognize, photo.rgb)
         recognised = time.perf_counter()
@@ -107,7 +109,7 @@ class WebServices:
         tiles = [t if isinstance(t, TileRead) else TileRead(**t) for t in tiles][:MAX_TILES]
         layout = lay_out(tiles)
         return {
-            "width": photo.width, "height": photo.height, "format": photo.format,
+            "width": photo.width, "height": photo.height, "format": photo.format, "tile_set": name or None,
             "tiles": _tiles_json(layout.tiles),
             "layout": layout.to_json(),
             "hand": layout.notation,
@@ -165,13 +167,12 @@ class WebServices:
         return {"sets": list_sets(), "reading": self.tile_set}
 
     def teach(self, name: str, data: bytes, tiles_json: str) -> dict:
-        """The corrected photo added to set ``name`` (``web.teach``); later scans read with it."""
+        """The corrected photo added to set ``name`` (``web.teach``); scans that name the set
+        read with it (the server itself keeps no state: the page sends its set with each scan)."""
         from .teach import teach_photo
 
         with self._scan_slots:
-            out = teach_photo(name, data, tiles_json)
-        self.tile_set = out["name"]
-        return out
+            return teach_photo(name, data, tiles_json)
 
     # ------------------------------------------------------------------ sessions
 

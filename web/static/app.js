@@ -18,7 +18,7 @@ const S = {
   seat: saved.seat || null, wind: saved.wind || null, winType: null, ruleset: saved.ruleset || "nts",
   remembered: new Set(["seat", "wind", "ruleset"].filter(k => saved[k])),
   special: new Set(), seq: 0, last: null, sessions: [], session: null, newRuleset: "nts",
-  riichiOutcome: "ron", words: {}, split: new Set(), pickerTo: "concealed",
+  riichiOutcome: "ron", words: {}, tileSet: saved.tileSet ?? null, split: new Set(), pickerTo: "concealed",
 };
 let W = null;                          // the words of the current language (GET /api/words)
 
@@ -39,7 +39,8 @@ const signed = n => (n > 0 ? "+" : "") + num(n);
 const windName = c => (W ? W.winds[c] : c) || c;
 
 function save() {
-  localStorage.setItem("mjscore", JSON.stringify({ lang: S.lang, seat: S.seat, wind: S.wind, ruleset: S.ruleset }));
+  localStorage.setItem("mjscore", JSON.stringify({ lang: S.lang, seat: S.seat, wind: S.wind, ruleset: S.ruleset,
+    tileSet: S.tileSet }));
 }
 
 function kindClass(k) {
@@ -107,6 +108,7 @@ async function onPhoto(file) {
   S.tiles = []; S.groups = []; S.sets = []; S.win = null; renderTiles(); showWinning();
   const form = new FormData();
   form.append("photo", file, "photo");
+  if (S.tileSet !== null) form.append("tile_set", S.tileSet);
   try {
     const scan = await api("POST", "/api/scan", form);
     S.tiles = scan.tiles.map(tileFromScan); S.width = scan.width; S.height = scan.height;
@@ -704,8 +706,9 @@ async function loadSets() {
     const sel = $("#teach-select");
     sel.replaceChildren(...info.sets.map(n => { const o = el("option", "", n); o.value = n; return o; }));
     const none = el("option", "", t("teach_none")); none.value = ""; sel.prepend(none);
-    sel.value = info.reading || "";
-    $("#teach-reading").textContent = info.reading ? t("teach_reading", { name: info.reading }) : "";
+    const reading = S.tileSet !== null && (S.tileSet === "" || info.sets.includes(S.tileSet)) ? S.tileSet : (info.reading || "");
+    sel.value = reading;
+    $("#teach-reading").textContent = reading ? t("teach_reading", { name: reading }) : "";
   } catch (e) { $("#teach-status").textContent = e.message; }
 }
 
@@ -719,8 +722,9 @@ async function teachPhoto() {
   form.append("tiles", JSON.stringify(S.tiles.filter(onPhotoTile).map(tl => ({ kind: tl.kind, box: tl.box }))));
   try {
     const res = await api("POST", `/api/sets/${encodeURIComponent(name)}/photos`, form);
-    status.textContent = t("teach_added", { name: res.name, tiles: num(res.tiles), kinds: res.kinds });
+    S.tileSet = res.name; save();              // the next photos are read with the set just taught
     await loadSets();
+    status.textContent = t("teach_added", { name: res.name, tiles: num(res.tiles), kinds: res.kinds });
   } catch (e) { status.className = "status error"; status.textContent = e.message; }
 }
 
@@ -768,6 +772,7 @@ async function init() {
   $("#end-session").addEventListener("click", endSession);
   $("#new-session").addEventListener("click", newSession);
   $("#teach-add").addEventListener("click", teachPhoto);
+  $("#teach-select").addEventListener("change", e => { S.tileSet = e.target.value; save(); loadSets(); });
   renderContext();
   renderScore(null);
   document.body.dataset.ready = "true";
