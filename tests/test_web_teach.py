@@ -79,3 +79,20 @@ def test_teaching_from_something_that_is_no_photo(client):
     r = client.post("/api/sets/club/photos", files={"photo": ("p.jpg", HAND_PHOTO.read_bytes(), "image/jpeg")},
                     headers={"Accept-Language": "nl"}, data={"tiles": "[]"})
     assert r.status_code == 422 and "er zijn er geen gestuurd" in r.json()["detail"]
+
+
+def test_serve_set_is_the_default_reader_and_an_unknown_set_stops_serve(client, tmp_path):
+    from typer.testing import CliRunner
+
+    from mjscore.cli import app
+
+    assert teach(client).status_code == 201
+    served = TestClient(create_app(db_path=tmp_path / "t.sqlite3", tile_set="club"))
+    assert served.get("/api/sets").json() == {"sets": ["club"], "reading": "club"}
+    scan = served.post("/api/scan", files={"photo": ("p.jpg", HAND_PHOTO.read_bytes(), "image/jpeg")})
+    assert scan.json()["tile_set"] == "club"
+    general = served.post("/api/scan", files={"photo": ("p.jpg", HAND_PHOTO.read_bytes(), "image/jpeg")},
+                          data={"tile_set": "-"})
+    assert general.json()["tile_set"] is None
+    result = CliRunner().invoke(app, ["serve", "--set", "nope", "--port", "1"])
+    assert result.exit_code != 0 and "nope" in result.output

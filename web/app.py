@@ -305,7 +305,7 @@ def create_app(*, recognize: Recognize | None = None, db_path: str | Path | None
     async def scan(request: Request,
                    photo: UploadFile = File(..., description="JPEG, PNG or WebP photo of the hand"),
                    tile_set: str | None = Form(None, max_length=64, description=(
-                       "taught set to read with (GET /api/sets); empty: the general reader; "
+                       "taught set to read with (GET /api/sets); '-': the general reader; "
                        "left out: the server's (serve --set)"))) -> dict:
         data = await _photo_bytes(photo)
         out = await run_in_threadpool(services.scan, data, tile_set)

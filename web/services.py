@@ -30,6 +30,7 @@ from ..scoring.reasons import label
 from .photo import decode_photo
 
 MAX_TILES = 60
+GENERAL = "-"                 # tile_set of a scan read without a taught set (never a set name)
 Recognize = Callable[..., list]           # rgb array -> list[TileRead]
 
 
@@ -86,7 +87,8 @@ class WebServices:
 
     def scan(self, data: bytes, tile_set: str | None = None) -> dict:
         """Photo bytes -> tiles (boxes in upright full-resolution pixels), grouping and notation.
-        ``tile_set``: the taught set to read with ("" = none; None = the server's, serve --set)."""
+        ``tile_set``: the taught set to read with (``-`` = none, the general reader; None = the
+        server's, serve --set)."""
         from ..handscan.pipeline import LOW_CONFIDENCE, lay_out, low_confidence_tiles, recognize_upload
         from ..vision.boxes import rescale
         from ..vision.types import TileRead
@@ -95,7 +97,7 @@ class WebServices:
         photo = decode_photo(data)
         decoded = time.perf_counter()
         recognize = self._recognize
-        name = self.tile_set if tile_set is None else tile_set
+        name = self.tile_set if tile_set is None else (None if tile_set == GENERAL else tile_set)
         if name and recognize is default_recognize:
             from functools import partial
 

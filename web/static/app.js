@@ -108,7 +108,7 @@ async function onPhoto(file) {
   S.tiles = []; S.groups = []; S.sets = []; S.win = null; renderTiles(); showWinning();
   const form = new FormData();
   form.append("photo", file, "photo");
-  if (S.tileSet !== null) form.append("tile_set", S.tileSet);
+  if (S.tileSet !== null) form.append("tile_set", S.tileSet || "-");      // "-": the general reader
   try {
     const scan = await api("POST", "/api/scan", form);
     S.tiles = scan.tiles.map(tileFromScan); S.width = scan.width; S.height = scan.height;
