@@ -301,6 +301,14 @@ NL: dict[str, str] = {
         "de winnende steen van <p> ontbreekt: schrijf hem als laatste als +steen in de hand",
     "riichi sessions are kept with `mjscore session` (han/fu); the page scores nts and nts-app hands":
         "riichi-sessies worden bijgehouden met han en fu",
+    # nearby readings offered for an invalid hand (handscan/alternatives.py, vision/layout/alternatives.py)
+    "tile <n> read as <k> instead of <o>": "steen <n> gelezen als <k> in plaats van <o>",
+    "tile <n> (<k>, <c>) is not a tile of the hand": "steen <n> (<k>, <c>) is geen steen van de hand",
+    "<g> is concealed, not exposed": "<g> is dicht, niet open",
+    "<g> split: <a> exposed, <b> concealed": "<g> gesplitst: <a> open, <b> dicht",
+    "<g> split into <a> <b>": "<g> gesplitst in <a> <b>",
+    "<g> exposed, not concealed": "<g> open, niet dicht",
+    "other grouping: <n>": "andere indeling: <n>",
     # teaching a set from the page (web/teach.py, vision/sets.py)
     "tiles must be a JSON list of {kind, box}": "de stenen zijn een JSON-lijst van {kind, box}",
     "send the photo's corrected tiles to teach from (none were sent)":
