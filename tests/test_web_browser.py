@@ -366,3 +366,29 @@ def test_one_tap_adds_the_corrected_photo_to_a_taught_set(server, browser):
     phone.shot("9-teach", "#teach-box")
     assert phone.errors == []
     page.close()
+
+
+def test_remembered_context_is_shown_with_the_score_and_reset(server, browser):
+    """Seat, wind and rules remembered from an earlier visit are shown next to the score
+    (marked remembered) before any photo is scored; Reset forgets them and the next score
+    asks for them instead of using them."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
+    page = context.new_page()
+    page.goto(server + "/")
+    page.evaluate("localStorage.setItem('mjscore', JSON.stringify({lang: 'en', seat: 'N', wind: 'W', ruleset: 'nts'}))")
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    line = page.locator("#context-line")
+    assert line.get_attribute("data-remembered") == "true"
+    text = page.locator("#context-text").text_content()
+    assert "Seat wind North *" in text and "Prevailing wind West *" in text and "remembered" in text
+    assert page.locator("#bar-context").text_content().startswith("N/W")
+    page.set_input_files("#photo-input", str(HAND_PHOTO))
+    page.wait_for_function("document.querySelectorAll('#overlay .tile-box').length === 19")
+    page.click("#context-reset")
+    page.wait_for_function("document.querySelector('#context-line').dataset.remembered === 'false'")
+    assert "not set" in page.locator("#context-text").text_content()
+    page.wait_for_selector("#result[data-state='missing']")
+    assert "seat wind" in page.locator("#result-note").text_content()
+    assert page.evaluate("localStorage.getItem('mjscore')").find('"seat":null') >= 0
+    context.close()

@@ -146,7 +146,10 @@ class WebServices:
         res = evaluate("upload", layout, context, hand=hand)
         out = res.to_json()
         out.pop("photo", None)
-        out["missing"] = [f[len("missing_"):] for f in res.flags if f.startswith("missing_")]
+        # what is still needed, also when nothing of the context was given yet (the pipeline
+        # then answers with the reading only)
+        out["missing"] = ([] if res.score or "bad_hand" in res.flags
+                          else [name.replace(" ", "_") for name in res.context.missing()])
         out["breakdown"] = breakdown(out["score"], ctx.lang) if res.score else None
         decomposition = (out["score"] or {}).get("decomposition") or []
         out["sets"] = engine_sets(layout, decomposition) if hand is None else []
