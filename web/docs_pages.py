@@ -14,10 +14,12 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_redoc_html
 from fastapi.responses import HTMLResponse, Response
+from starlette.routing import Route, Router
 
 CDN_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
 LOCAL_LOGO = "/static/docs-logo.svg"
-SCRIPT_URL = "/docs-assets/redoc.standalone.js"
+ASSETS = "/docs-assets"                     # mounted like the other static files
+SCRIPT_URL = ASSETS + "/redoc.standalone.js"
 
 
 @lru_cache(maxsize=1)
@@ -37,7 +39,8 @@ def add_redoc(app: FastAPI, favicon: str = "/static-offline-docs/favicon.png") -
         return get_redoc_html(openapi_url=app.openapi_url, title=app.title + " - ReDoc",
                               redoc_js_url=SCRIPT_URL, redoc_favicon_url=favicon, with_google_fonts=False)
 
-    @app.get(SCRIPT_URL, include_in_schema=False)
-    def redoc_js() -> Response:
+    def redoc_js(_request) -> Response:
         return Response(redoc_script(), media_type="text/javascript",
                         headers={"Cache-Control": "public, max-age=86400"})
+
+    app.mount(ASSETS, Router([Route("/redoc.standalone.js", redoc_js)]), name="docs-assets")
