@@ -28,6 +28,7 @@ LABELS = {
         "status": "status", "open": "open", "leader": "leader",
         "round": "{wind} {n}", "running": "Totals after each game", "no_sessions": "no sessions yet", "counted": "score counted at the table",
         "payments": "Payments", "pays": "{payer} pays {payee} {amount}", "nobody_pays": "nobody pays",
+        "reopened": "the end of the session (it is open again)",
     },
     "nl": {
         "session": "Sessie", "ruleset": "spelregels", "created": "begonnen",
@@ -47,6 +48,7 @@ LABELS = {
         "status": "stand", "open": "bezig", "leader": "voorop",
         "round": "{wind} {n}", "running": "Stand na elk spel", "no_sessions": "nog geen sessies", "counted": "punten aan tafel geteld",
         "payments": "Betalingen", "pays": "{payer} betaalt {payee} {amount}", "nobody_pays": "niemand betaalt",
+        "reopened": "het einde van de sessie (hij is weer open)",
     },
 }
 
@@ -321,6 +323,15 @@ def sessions_table(views: list[SessionView], lang: str = "en") -> str:
                      status, leader])
     return table([L["id"], L["name"], L["ruleset"], L["players"], L["games"], L["status"],
                   L["leader"]], rows, right={0, 4})
+
+
+def undone_text(undone: str, lang: str = "en") -> str:
+    """What ``MatchBook.undo`` took back (``game 3`` or ``reopened``), in ``lang``."""
+    L = labels(lang)
+    if undone == "reopened":
+        return L["reopened"]
+    number = undone.rsplit(" ", 1)[-1]
+    return L["game_open"].format(n=number) if number.isdigit() else undone
 
 
 def game_summary(view: SessionView, record: dict, lang: str = "en") -> str:

@@ -258,7 +258,8 @@ def flow(phone: Phone, words: dict):
     # undo takes the draw back
     page.click("#undo-game")
     page.wait_for_function("document.querySelectorAll('#history li.game').length === 1")
-    assert "2" in page.locator("#session-status").text_content()
+    assert page.locator("#session-status").text_content() == words["words"]["undone"].format(
+        what=words["session"]["game_open"].format(n=2))
     phone.shot("7-undo", "#session-status")
     assert phone.errors == []
 

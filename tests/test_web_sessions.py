@@ -62,11 +62,13 @@ def test_draw_undo_end_and_history(client):
     assert [g["number"] for g in draw["session"]["games"]] == [1, 2]
     undone = client.post(f"/api/sessions/{sid}/undo").json()
     assert undone["undone"] == "game 2" and undone["session"]["games_played"] == 1
+    assert undone["undone_text"] == "game 2"
     ended = client.post(f"/api/sessions/{sid}/end").json()
     assert ended["finished"] is True and ended["next"] is None
     r = client.post(f"/api/sessions/{sid}/games", json={"draw": True})
     assert r.status_code == 422 and "finished" in r.json()["detail"]
-    assert client.post(f"/api/sessions/{sid}/undo").json()["undone"] == "reopened"     # undo re-opens
+    reopened = client.post(f"/api/sessions/{sid}/undo?lang=nl").json()                # undo re-opens
+    assert reopened["undone"] == "reopened" and reopened["undone_text"] == "het einde van de sessie (hij is weer open)"
     history = client.get(f"/api/sessions/{sid}").json()["games"]
     assert [g["result"] for g in history][0].startswith("Cor")
     assert client.get(f"/api/sessions/{sid}?lang=nl").json()["games"][0]["payments"][0]["payee"] == "Cor"

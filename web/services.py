@@ -283,8 +283,11 @@ class WebServices:
     def undo(self, session_id: int, lang: str = "en") -> dict:
         """Take back the last game (or re-open a session that was ended)."""
         def undo(book):
+            from ..match.render import undone_text
+
             what = book.undo(book.view(session_id).id)
-            return {"undone": what, "session": session_json(book.view(session_id), lang)}
+            return {"undone": what, "undone_text": undone_text(what, lang),
+                    "session": session_json(book.view(session_id), lang)}
 
         return self._session_call("write", undo)
 

@@ -678,7 +678,7 @@ async function undoGame() {
   try {
     const res = await api("POST", `/api/sessions/${s.id}/undo?lang=${S.lang}`);
     await loadSessions(s.id);
-    sessionStatus(t("undone", { what: res.undone }));
+    sessionStatus(t("undone", { what: res.undone_text }));
   } catch (e) { sessionStatus(e.message, true); }
 }
 
