@@ -208,6 +208,10 @@ def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None) -> Asp
         chosen = _flip_tested(chosen)
         best = AspectView(best.rgb, best.fx, best.fy, _decode(chosen, best.rgb.shape, threshold))
     fine, weak = with_small_tiles(best.rgb, best.detections, _weak(chosen, best.rgb.shape, threshold))
+    if tile_likeness is not None:
+        from .zoom import with_coarser
+        fine = with_coarser(best.rgb, fine, det_size,
+                            lambda image: _decode(_forward(image, det_size), image.shape, threshold), tile_likeness)
     return AspectView(best.rgb, best.fx, best.fy, fine, tuple(weak))
 
 

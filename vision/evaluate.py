@@ -24,6 +24,7 @@ from .kinds import KINDS, token_for_dataset_name
 from .yolo import image_label_pairs, read_boxes, read_names
 
 IOU = 0.5
+CONFIDENT = 0.6     # tiles under this confidence are flagged for review (handscan.pipeline.LOW_CONFIDENCE)
 
 
 @dataclass
@@ -34,6 +35,7 @@ class PhotoScore:
     correct: int = 0          # box and kind right
     pairs: list[tuple[str, str]] = field(default_factory=list)   # (true, predicted) of matches
     missed: list[str] = field(default_factory=list)
+    wrong: list[float] = field(default_factory=list)   # confidences of predictions not right
 
 
 def score_photo(gt: list[tuple[str | None, tuple]], preds: list[tuple[str, float, tuple]]) -> PhotoScore:
@@ -48,6 +50,7 @@ def score_photo(gt: list[tuple[str | None, tuple]], preds: list[tuple[str, float
         cand = np.where(~used & (ious[i] >= IOU))[0] if len(gt) else np.array([], int)
         if cand.size == 0:
             s.pred += 1
+            s.wrong.append(preds[i][1])
             continue
         j = cand[np.argmax(ious[i, cand])]
         used[j] = True
@@ -58,6 +61,8 @@ def score_photo(gt: list[tuple[str | None, tuple]], preds: list[tuple[str, float
         s.matched += 1
         s.correct += kind == true
         s.pairs.append((true, kind))
+        if kind != true:
+            s.wrong.append(preds[i][1])
     for j, (true, _) in enumerate(gt):
         if true is not None:
             s.gt += 1
@@ -81,6 +86,7 @@ class Report:
     pairs: list[tuple[str, str]]
     missed: list[str]
     failed: list[str]
+    wrong: list[float] = field(default_factory=list)
 
     def to_json(self) -> dict:
         det_r, det_p = _ratio(self.matched, self.gt), _ratio(self.matched, self.pred)
@@ -104,6 +110,8 @@ class Report:
                                       "missed": self.missed.count(k)}
                                   for k, (c, n) in sorted(per_kind.items(), key=lambda kv: KINDS.index(kv[0]))},
             "confusions": [{"true": t, "predicted": p, "count": n} for (t, p), n in confusions.most_common()],
+            "wrong_tiles": len(self.wrong),
+            "wrong_shown_confident": round(_ratio(sum(c >= CONFIDENT for c in self.wrong), len(self.wrong)), 4),
             "failed_images": self.failed,
         }
 
@@ -169,7 +177,7 @@ def add_photo(total: Report, photo: PhotoResult) -> None:
     total.seconds.append(photo.seconds)
     total.photos += 1
     total.gt += s.gt; total.pred += s.pred; total.matched += s.matched; total.correct += s.correct
-    total.pairs += s.pairs; total.missed += s.missed
+    total.pairs += s.pairs; total.missed += s.missed; total.wrong += s.wrong
 
 
 def evaluate_folder(folder: Path, limit: int | None = None, progress=None) -> Report:
@@ -187,6 +195,7 @@ def format_report(r: dict) -> str:
         f"classification accuracy of matched tiles {r['classification_accuracy']:.3f}",
         f"tile (box and kind)  precision {r['tile_precision']:.3f}  recall {r['tile_recall']:.3f}  "
         f"F1 {r['tile_f1']:.3f}",
+        f"wrong tiles {r['wrong_tiles']}, shown with confidence >= {CONFIDENT}: {r['wrong_shown_confident']:.3f}",
         f"seconds per photo  median {r['seconds_per_photo_median']}  mean {r['seconds_per_photo_mean']}",
         "per kind: accuracy (matched, missed)",
     ]

@@ -9,18 +9,20 @@ import torch.nn.functional as F
 from ..kinds import KINDS
 
 
-def cbr(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
-    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
-                         nn.ReLU(inplace=True))
+def cbr(cin: int, cout: int, stride: int = 1, folded: bool = False) -> nn.Sequential:
+    """3x3 conv, batch norm, ReLU; ``folded``: the norm already folded into the conv's bias
+    (what an exported ONNX graph holds; see :func:`load_onnx_detector`)."""
+    norm = nn.Identity() if folded else nn.BatchNorm2d(cout)
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=folded), norm, nn.ReLU(inplace=True))
 
 
 class Res(nn.Module):
     """Basic residual block (two 3x3 convs)."""
 
-    def __init__(self, c: int):
+    def __init__(self, c: int, folded: bool = False):
         super().__init__()
-        self.a = cbr(c, c)
-        self.b = nn.Sequential(nn.Conv2d(c, c, 3, 1, 1, bias=False), nn.BatchNorm2d(c))
+        self.a = cbr(c, c, folded=folded)
+        self.b = nn.Sequential(nn.Conv2d(c, c, 3, 1, 1, bias=folded), nn.Identity() if folded else nn.BatchNorm2d(c))
 
     def forward(self, x):
         return F.relu(x + self.b(self.a(x)))
@@ -53,18 +55,19 @@ class CenterNet(nn.Module):
 
     Box size is predicted as log(size / 4 px) so tiny and huge tiles are equally easy."""
 
-    def __init__(self):
+    def __init__(self, folded: bool = False):
         super().__init__()
-        self.s1 = cbr(3, 16, 2)                                  # /2
-        self.s2 = cbr(16, 32, 2)                                 # /4
-        self.s3 = nn.Sequential(cbr(32, 48, 2), Res(48))         # /8
-        self.s4 = nn.Sequential(cbr(48, 96, 2), Res(96))         # /16
-        self.s5 = nn.Sequential(cbr(96, 160, 2), Res(160))       # /32
+        f = folded
+        self.s1 = cbr(3, 16, 2, f)                                     # /2
+        self.s2 = cbr(16, 32, 2, f)                                    # /4
+        self.s3 = nn.Sequential(cbr(32, 48, 2, f), Res(48, f))         # /8
+        self.s4 = nn.Sequential(cbr(48, 96, 2, f), Res(96, f))         # /16
+        self.s5 = nn.Sequential(cbr(96, 160, 2, f), Res(160, f))       # /32
         self.l5 = nn.Conv2d(160, 96, 1)
         self.l4 = nn.Conv2d(96, 48, 1)
         self.l3 = nn.Conv2d(48, 32, 1)
-        self.m3 = cbr(48, 48)
-        self.m2 = cbr(32, 32)
+        self.m3 = cbr(48, 48, folded=f)
+        self.m2 = cbr(32, 32, folded=f)
         self.hm = nn.Conv2d(32, 1, 1)
         self.wh = nn.Conv2d(32, 2, 1)
         self.off = nn.Conv2d(32, 2, 1)
@@ -112,10 +115,42 @@ class LiteCenterNet(nn.Module):
 
 
 def build_detector(arch: str = "centernet", pretrained: bool = True) -> nn.Module:
-    """The detector network a checkpoint's ``arch`` names."""
+    """The detector network a checkpoint's ``arch`` names (``centernet-folded``: CenterNet with
+    its batch norms folded into the convs, as fine-tuned from an exported ONNX file)."""
     if arch == "lite":
         return LiteCenterNet(pretrained=pretrained)
-    return CenterNet()
+    return CenterNet(folded=arch == "centernet-folded")
+
+
+# CenterNet's convolutions in the order the exported graph runs them (forward())
+_CENTERNET_CONVS = ["s1.0", "s2.0", "s3.0.0", "s3.1.a.0", "s3.1.b.0", "s4.0.0", "s4.1.a.0", "s4.1.b.0",
+                    "s5.0.0", "s5.1.a.0", "s5.1.b.0", "l5", "l4", "m3.0", "l3", "m2.0", "hm", "wh", "off"]
+
+
+def load_onnx_detector(path) -> nn.Module:
+    """A trainable ``centernet-folded`` network with the weights of an exported detector ONNX
+    file. Why: the shipped detector's checkpoint need not be at hand (a fresh machine has only
+    ``models/``), and its graph holds every weight, batch norms folded into conv biases; so
+    fine-tuning can start from exactly the shipped model. Shapes are checked conv by conv."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    model = CenterNet(folded=True)
+    modules = dict(model.named_modules())
+    if len(convs) != len(_CENTERNET_CONVS):
+        raise ValueError(f"{path}: {len(convs)} convolutions, a CenterNet has {len(_CENTERNET_CONVS)}")
+    with torch.no_grad():
+        for node, name in zip(convs, _CENTERNET_CONVS):
+            conv = modules[name]
+            w, b = weights[node.input[1]], weights[node.input[2]]
+            if tuple(w.shape) != tuple(conv.weight.shape):
+                raise ValueError(f"{path}: conv {name} is {w.shape}, expected {tuple(conv.weight.shape)}")
+            conv.weight.copy_(torch.from_numpy(w.copy()))
+            conv.bias.copy_(torch.from_numpy(b.copy()))
+    return model
 
 
 class LiteClassifier(nn.Module):

@@ -6,6 +6,7 @@ tiles), aspect stretch (the v4 images are stretched), quarter turns, flips, colo
 random 320 px crops. Checkpoints every epoch to ``OUT/last.pt`` and resumes from it.
 
     python -m mjscore.vision.training.train_detector --out runs/det --epochs 20
+    python -m mjscore.vision.training.train_detector --init-onnx models/tile_detector.onnx --out runs/det14 ...
 """
 
 from __future__ import annotations
@@ -172,8 +173,12 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--no-synth", action="store_true")
-    ap.add_argument("--arch", choices=["centernet", "lite"], default="centernet",
-                    help="centernet: small net from scratch; lite: ImageNet EfficientNet-Lite0 + FPN")
+    ap.add_argument("--arch", choices=["centernet", "centernet-folded", "lite"], default="centernet",
+                    help="centernet: small net from scratch; lite: ImageNet EfficientNet-Lite0 + FPN; "
+                         "centernet-folded: batch norms folded into the convs (what --init-onnx gives)")
+    ap.add_argument("--init-onnx", type=Path, default=None,
+                    help="start from the weights of an exported detector (e.g. models/tile_detector.onnx; "
+                         "implies --arch centernet-folded) instead of from scratch")
     ap.add_argument("--freeze", type=int, default=3,
                     help="lite only: the stem and this many first backbone blocks stay frozen "
                          "(the stride-2/4 ones cost most to train on a CPU and are generic)")
@@ -206,7 +211,13 @@ def main() -> None:
     wts /= wts.sum()
     print(f"detector images: {len(pool)}", flush=True)
 
-    model = build_detector(args.arch).to(memory_format=torch.channels_last)
+    if args.init_onnx:
+        from .nets import load_onnx_detector
+        args.arch = "centernet-folded"
+        model = load_onnx_detector(args.init_onnx).to(memory_format=torch.channels_last)
+        print(f"initialised from {args.init_onnx}", flush=True)
+    else:
+        model = build_detector(args.arch).to(memory_format=torch.channels_last)
     frozen = freeze_stem(model, args.freeze) if args.arch == "lite" else []
     backbone = [p for n, p in model.named_parameters() if p.requires_grad and n.startswith("backbone.")]
     rest = [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith("backbone.")]
