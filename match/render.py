@@ -7,6 +7,7 @@ seat wind, own hand score (NTS) and settlement.
 
 from __future__ import annotations
 
+from ..scoring.numbers import number
 from ..scoring.words import WIN_TYPE_WORDS, WIND_NAMES
 from .model import SessionView
 
@@ -57,18 +58,19 @@ def labels(lang: str) -> dict:
     return LABELS.get(lang, LABELS["en"])
 
 
-def _dutch(text: str, lang: str) -> str:
-    """Dutch writes 7.394 and 0,5 where English writes 7,394 and 0.5."""
-    return text.translate(str.maketrans(",.", ".,")) if lang == "nl" else text
-
-
 def signed(value: int | float, lang: str = "en") -> str:
+    """A gain or loss: ``+1,536`` in the English tables, ``+1.536`` in Dutch
+    (``scoring.numbers.number``, the one Dutch writing of numbers)."""
+    if lang == "nl":
+        return number(value, lang, signed=True)
     text = f"{value:+,.0f}" if float(value).is_integer() else f"{value:+,.2f}"
-    return _dutch(text, lang) if value else "0"
+    return text if value else "0"
 
 
 def plain(value: int | float, lang: str = "en") -> str:
-    return _dutch(f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}", lang)
+    if lang == "nl":
+        return number(value, lang)
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}"
 
 
 def table(header: list[str], rows: list[list[str]], right: set[int]) -> str:

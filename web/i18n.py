@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..scoring.messages import translate
+from ..scoring.messages import say
 from .words import VALIDATION_NL
 
 
@@ -20,19 +20,6 @@ def request_lang(query_lang: str | None, accept_language: str | None) -> str:
         return query_lang
     first = (accept_language or "").split(",")[0].strip().lower()
     return "nl" if first.startswith("nl") else "en"
-
-
-def say(message: str, lang: str) -> str:
-    """``message`` in ``lang``; a part without a Dutch template stays as it is."""
-    if lang != "nl" or not message:
-        return message
-    whole = translate(message, lang)
-    if whole is not None:
-        return whole
-    parts = message.split("; ")
-    if len(parts) > 1:
-        return "; ".join(translate(p, lang) or p for p in parts)
-    return message
 
 
 def say_all(messages: Iterable[str], lang: str) -> list[str]:
