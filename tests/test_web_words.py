@@ -77,3 +77,16 @@ def test_the_limit_the_page_states_is_the_one_applied(client):
     exact = b"\xff\xd8\xff" + b"\0" * (MAX_UPLOAD_BYTES - 3)           # at the limit: not refused for size
     r = client.post("/api/scan", files={"photo": ("big.jpg", exact, "image/jpeg")})
     assert r.status_code != 413, r.text
+
+
+def test_the_pipelines_cli_hints_are_worded_as_taps_on_the_page():
+    from mjscore.web.i18n import page_say, say_all
+
+    doubtful = "grouping of set 2 is doubtful: check the sets, regroup with 'move' or give --hand"
+    apart = "tile 14 (6s) lies apart at the end of the concealed row: the winning tile? (give --winning-tile 6s)"
+    for lang in ("en", "nl"):
+        for text in say_all([doubtful, apart], lang):
+            assert "--" not in text and "'move'" not in text, text
+    assert page_say(doubtful, "en") == "grouping of set 2 is doubtful: check the sets (tap a set to change it)"
+    assert page_say(apart, "nl").startswith("steen 14 (6s) ligt apart")
+    assert page_say("no tiles found in the photo", "nl") == "geen stenen gevonden op de foto"

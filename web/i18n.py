@@ -8,6 +8,7 @@ part. Validation errors (422) are worded from their ``type`` (``web.words.VALIDA
 
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 from ..scoring.messages import say
@@ -22,8 +23,30 @@ def request_lang(query_lang: str | None, accept_language: str | None) -> str:
     return "nl" if first.startswith("nl") else "en"
 
 
+# The pipeline's two hints that name command-line options, worded for the page (a tap, not
+# an option), in both languages: (pattern of the English hint, English, Dutch).
+_PAGE_HINTS = [
+    (re.compile(r"grouping of set (?P<s>.+?) is doubtful: check the sets, regroup with 'move' or give --hand\Z"),
+     "grouping of set {s} is doubtful: check the sets (tap a set to change it)",
+     "de indeling van set {s} is twijfelachtig: controleer de sets (tik op een set om hem te veranderen)"),
+    (re.compile(r"tile (?P<n>\d+) \((?P<k>\S+)\) lies apart at the end of the concealed row: the winning tile\? "
+                r"\(give --winning-tile \S+\)\Z"),
+     "tile {n} ({k}) lies apart at the end of the concealed row: the winning tile? (tap it to mark it)",
+     "steen {n} ({k}) ligt apart aan het eind van de dichte rij: de winnende steen? (tik hem aan om hem te kiezen)"),
+]
+
+
+def page_say(message: str, lang: str) -> str:
+    """A warning as the page words it: the CLI hints as taps, everything else :func:`say`."""
+    for pattern, en, nl in _PAGE_HINTS:
+        found = pattern.match(message)
+        if found:
+            return (nl if lang == "nl" else en).format(**found.groupdict())
+    return say(message, lang)
+
+
 def say_all(messages: Iterable[str], lang: str) -> list[str]:
-    return [say(m, lang) for m in messages]
+    return [page_say(m, lang) for m in messages]
 
 
 def validation_details(details: list[dict], lang: str) -> list[dict]:
@@ -45,9 +68,9 @@ def layout_answer(layout: dict | None, lang: str) -> dict | None:
 
 def score_answer(out: dict, lang: str) -> dict:
     """The /api/score answer with its warnings, layout reasons and refusal message in ``lang``."""
+    out["warnings"] = say_all(out.get("warnings") or [], lang)
     if lang != "nl":
         return out
-    out["warnings"] = say_all(out.get("warnings") or [], lang)
     layout_answer(out.get("layout"), lang)
     bd = out.get("breakdown") or {}
     if bd.get("message"):
