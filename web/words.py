@@ -11,6 +11,7 @@ from ..match.render import LABELS as SESSION_LABELS
 from ..scoring.config import RULESETS, SPECIALS
 from ..scoring.reasons import REASONS, label
 from ..scoring.words import WIN_TYPE_WORDS, WIND_NAMES
+from ..vision.kinds import KINDS
 
 LANGS = ("en", "nl")
 
@@ -188,4 +189,5 @@ def page_words(lang: str) -> dict:
         "rulesets": {r: words.get(f"rules_{r}", r) for r in (*RULESETS, "riichi")},
         "specials": {s: words.get(f"special_{s}", s) for s in SPECIALS},
         "number": {"thousands": "." if i else ",", "decimal": "," if i else "."},
+        "kinds": list(KINDS),               # the tile tokens, in the recognizer's order (X last)
     }

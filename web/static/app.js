@@ -4,10 +4,8 @@
 // (the review's own commands on the server), every score /api/score.
 "use strict";
 
-// tile tokens are notation, the same in every language
-const KINDS = [..."123456789"].map(n => n + "m").concat([..."123456789"].map(n => n + "p"),
-  [..."123456789"].map(n => n + "s"), ["E", "S", "W", "N", "R", "G", "Wh"], ["f1", "f2", "f3", "f4", "j1", "j2", "j3", "j4"]);
-const PICKABLE = KINDS.concat(["X"]);
+// tile tokens (notation, the same in every language) come with the words: W.kinds, X last
+const KINDS = () => W.kinds.filter(k => k !== "X");
 
 const $ = sel => document.querySelector(sel);
 const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text != null) e.textContent = text; return e; };
@@ -252,7 +250,7 @@ function openSheet(i) {
   const alts = [[read.kind, null], ...read.alternatives].filter(([k], j, all) =>
     k !== tile.kind && k !== "X" && all.findIndex(([x]) => x === k) === j && (j > 0 || tile.fixed));
   $("#sheet-alts").replaceChildren(...alts.map(([k, p]) => kindButton(i, k, p == null ? null : Math.round(p * 100), true)));
-  $("#sheet-kinds").replaceChildren(...KINDS.filter(k => !alts.some(([a]) => a === k)).map(k => kindButton(i, k, null, false)));
+  $("#sheet-kinds").replaceChildren(...KINDS().filter(k => !alts.some(([a]) => a === k)).map(k => kindButton(i, k, null, false)));
   const here = groupOf(i);
   const moves = S.groups.map((g, gi) => [gi + 1, `${gi + 1} ${g.notation}`]).filter(([n]) => n !== here + 1);
   moves.push(["new", t("new_set")]);
@@ -359,7 +357,7 @@ function openPicker(wholeHand) {
   }));
   const added = [];
   $("#picker-added").textContent = "";
-  $("#picker-kinds").replaceChildren(...PICKABLE.map(k => {
+  $("#picker-kinds").replaceChildren(...W.kinds.map(k => {
     const b = el("button", kindClass(k), k); b.type = "button"; b.dataset.kind = k;
     b.addEventListener("click", async () => {
       if (await edit({ op: "add", kind: k, to: S.pickerTo })) {
