@@ -132,7 +132,7 @@ def _truth_without_winning(notation: str) -> tuple:
     return (melds, concealed, None, bonus)
 
 
-def _result(scene: Scene, layout):
+def _result(scene: Scene, layout, alternatives: bool = False):
     """The scan result of a grouped scene with its context (no context: grouping only)."""
     from ..handscan.context import make_context
     from ..handscan.pipeline import evaluate
@@ -141,7 +141,7 @@ def _result(scene: Scene, layout):
     if c.get("winning_tile"):
         ctx = make_context(_first(c, "seat_wind", "seat"), _first(c, "prevailing_wind", "wind"), c["winning_tile"],
                            c.get("win_type"), c.get("ruleset", "nts"), c.get("special", []))
-    return evaluate(str(scene.photo), layout, ctx, alternatives=False)
+    return evaluate(str(scene.photo), layout, ctx, alternatives=alternatives)
 
 
 def _score(scene: Scene, layout) -> int | None:
@@ -176,9 +176,12 @@ def diagnose(scene: Scene, recognize=None, truth_only: bool = False) -> dict:
     lay = group_tiles(read.tiles)
     out["read"] = lay.notation
     out["ok"] = canonical(lay.notation) == truth
-    res = _result(scene, lay)
+    res = _result(scene, lay, alternatives=True)
     if scene.final is not None:
         out["final"] = res.final
+    if res.proposal is not None:                 # the most probable valid reading, flagged
+        out["proposal"] = res.proposal.notation
+        out["proposal_ok"] = _truth_without_winning(res.proposal.notation) == truth
     # does the user get told? doubtful tiles, layout notes, or no valid hand
     out["flagged"] = bool(res.low_confidence or res.warnings or (res.score is not None and not res.valid))
     if out["ok"]:
@@ -233,6 +236,8 @@ def evaluate_scenes(scenes: list[Scene], recognize=None, truth_only: bool = Fals
         "scenes": n,
         "end_to_end_exact": sum(r["ok"] for r in e2e) if e2e else None,
         "end_to_end_share": round(sum(r["ok"] for r in e2e) / len(e2e), 3) if e2e else None,
+        "proposal_right": sum(bool(r.get("proposal_ok")) for r in e2e),
+        "exact_or_proposal_right": sum(bool(r["ok"] or r.get("proposal_ok")) for r in e2e),
         "end_to_end_final_right": sum(r.get("final") == r["expected_final"] for r in scored) if e2e else None,
         "failures_by_stage": dict(stages),
         "wrong_and_unflagged": sum(1 for r in e2e if not r["ok"] and not r.get("flagged")),

@@ -51,6 +51,9 @@ def run_job(job: Job, recognizer: str | None = None, threshold: float = 0.6) -> 
             flags=";".join(res.flags), error=res.error or "",
             min_confidence=f"{min(t.confidence for t in tiles):.3f}" if tiles else "",
             alternatives=" | ".join(f"{a.notation} = {a.final}" for a in res.alternatives),
+            proposed_hand=res.proposal.notation if res.proposal else "",
+            proposed_final="" if res.proposal is None else res.proposal.final,
+            proposed_changes=res.proposal.change if res.proposal else "",
             warnings=" | ".join(res.warnings),
         )
     except Exception as exc:                                 # last line of defence: keep going

@@ -28,7 +28,8 @@ from .context import ContextError, ScanContext, make_context
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".heif", ".avif"}
 COLUMNS = ["photo", "table", "round", "seat", "player", "wind", "win_type", "winning_tile", "ruleset",
            "tiles", "hand", "valid", "reason", "final", "limit_hand", "flags", "min_confidence",
-           "alternatives", "warnings", "error", "seconds", "path", "row"]
+           "alternatives", "proposed_hand", "proposed_final", "proposed_changes",
+           "warnings", "error", "seconds", "path", "row"]
 _ALIASES = {
     "photo": "photo", "image": "photo", "file": "photo", "path": "photo", "filename": "photo",
     "table": "table", "tafel": "table",

@@ -135,6 +135,7 @@ class ScanResult:
     warnings: list[str] = field(default_factory=list)
     low_confidence: list[int] = field(default_factory=list)     # tile numbers, 1-based
     alternatives: list[Alternative] = field(default_factory=list)
+    proposal: Alternative | None = None  # the most probable valid reading, when the read one is not
     hand_override: str | None = None
     error: str | None = None
     seconds: float = 0.0
@@ -166,6 +167,7 @@ class ScanResult:
             "warnings": list(self.warnings),
             "low_confidence_tiles": list(self.low_confidence),
             "alternatives": [a.to_json() for a in self.alternatives],
+            "proposal": self.proposal.to_json() if self.proposal else None,
             "seconds": round(self.seconds, 3),
         }
         if self.read is not None:
@@ -248,7 +250,18 @@ def evaluate(photo: str, layout: Layout, ctx: ScanContext, *, read: PhotoRead | 
             res.warnings.append(HINTS[reason])
         if alternatives and hand is None and reason in READING_ERRORS:
             res.alternatives = find_alternatives(layout, ctx)
+            if res.alternatives:
+                propose(res, res.alternatives[0])
     return res
+
+
+def propose(res: ScanResult, best: Alternative) -> None:
+    """Offer the most probable valid reading (``handscan.alternatives``) as the proposal: scored,
+    flagged ``proposed_reading`` and worded in the warnings, so the player confirms or corrects
+    it; the result itself stays the reading as seen (``valid`` false, ``final`` None)."""
+    res.proposal = best
+    res.flags.append("proposed_reading")
+    res.warnings.append(f"a valid reading is proposed: {best.notation}")
 
 
 def scan_photo(path: str | Path, ctx: ScanContext, *, recognize: Recognizer | None = None,

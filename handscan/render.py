@@ -19,6 +19,8 @@ _WORDS = {
            "warn": "note", "scored": "hand (scored)", "given": "hand (given)", "tiles_no": "tiles",
            "below": "confidence below", "would_be": "would be",
            "star": "* = the set the winning tile completed", "or": "or", "give": "give",
+           "proposal": "PROPOSED READING (the most probable valid hand; confirm it or correct the tiles)",
+           "accept": "accept with", "likely": "as likely as the reading as seen",
            "what": {}},
     "nl": {"tiles": "stenen", "groups": "groepen", "hand": "hand", "score": "score", "base": "basispunten",
            "doublings": "verdubbelingen", "total": "totaal", "final": "eindscore", "invalid": "GEEN GELDIGE HAND",
@@ -26,6 +28,8 @@ _WORDS = {
            "missing": "ontbreekt", "warn": "let op", "scored": "hand (geteld)", "given": "hand (opgegeven)",
            "tiles_no": "stenen", "below": "zekerheid onder", "would_be": "zou zijn",
            "star": "* = de set die de winnende steen afmaakte", "or": "of", "give": "geef",
+           "proposal": "VOORGESTELDE LEZING (de waarschijnlijkste geldige hand; bevestig of verbeter de stenen)",
+           "accept": "overnemen met", "likely": "zo waarschijnlijk als de gelezen hand",
            "what": {"seat": "eigen wind", "wind": "ronde", "prevailing_wind": "ronde",
                     "winning_tile": "winnende steen", "win_type": "hoe gewonnen"}},
 }
@@ -136,9 +140,16 @@ def result_text(res: ScanResult, threshold: float = LOW_CONFIDENCE, *, brief: bo
     if res.score is not None:
         out.append(f"{w['score']} ({res.context.ruleset}):")
         out += score_text(res.score.to_json(), lang)
-    if res.alternatives:
+    if res.proposal is not None:
+        p = res.proposal
+        out.append(f"{w['proposal']}:")
+        out += [f"  {p.notation}  = {number(p.final, lang)}  ({p.likelihood:.2f} x {w['likely']})"]
+        out += [f"    - {say(c, lang)}" for c in p.changes]
+        out.append(f"  {w['accept']}: --hand \"{p.notation}\"")
+    others = [a for a in res.alternatives if a is not res.proposal]
+    if others:
         out.append(f"{w['alts']}:")
-        out += [f"  {a.notation}  = {number(a.final, lang)}  ({say(a.change, lang)})" for a in res.alternatives]
+        out += [f"  {a.notation}  = {number(a.final, lang)}  ({say(a.change, lang)})" for a in others]
     if res.low_confidence:
         out.append(f"{w['flag']}: {w['tiles_no']} {', '.join(map(str, res.low_confidence))} "
                    f"({w['below']} {threshold:.2f})")

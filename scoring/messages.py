@@ -149,6 +149,8 @@ NL: dict[str, str] = {
     "the winning tile <t> is not among the concealed tiles": "de winnende steen <t> zit niet bij de dichte stenen",
     "tile <i> read as <k> instead of <o>": "steen <i> gelezen als <k> in plaats van <o>",
     "tile <i> (<k>, <c>) is not a tile of the hand": "steen <i> (<k>, <c>) hoort niet bij de hand",
+    "tiles grouped again": "stenen opnieuw ingedeeld",
+    "a valid reading is proposed: <h>": "voorgesteld, een geldige lezing: <h>",
     # These two name command-line options, and so does their Dutch. They come before
     # the page's wording of the same messages further down (tap a set), so `translate` finds
     # these first (the page would word them in web/, its own catalogue).

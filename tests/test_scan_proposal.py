@@ -1,0 +1,79 @@
+"""Read the hand, not only the tiles: when the tiles as read make no valid hand, the most
+probable valid reading among the runner-ups is proposed, scored and flagged (handscan.alternatives)."""
+
+from pathlib import Path
+
+from PIL import Image
+
+from mjscore.handscan.alternatives import find_alternatives, tile_edits
+from mjscore.handscan.batch import run_job
+from mjscore.handscan.context import make_context
+from mjscore.handscan.manifest import Job
+from mjscore.handscan.pipeline import evaluate
+from mjscore.handscan.render import result_text
+from mjscore.vision.layout import group_tiles
+from mjscore.vision.types import PhotoRead, TileRead
+from test_layout_support import place
+from typed_hand import typed_answer
+
+CTX = ("E", "S", "6s", "self_drawn", "nts-app")
+
+
+def _plum_read_as_bamboo() -> list[TileRead]:
+    """APP-001 with the plum flower laid beside the exposed pung, read 1s at 0.47, f1 runner-up."""
+    tiles = place([["EEE", "1s"], ["RRR234m88s45s6s"]])
+    i = next(k for k, t in enumerate(tiles) if t.kind == "1s")
+    t = tiles[i]
+    tiles[i] = TileRead("1s", t.box, 0.47, (("f1", 0.31), ("2s", 0.05)), t.angle)
+    return tiles
+
+
+def test_a_flower_read_as_a_suit_tile_is_proposed_as_the_flower_and_scored():
+    res = evaluate("p.jpg", group_tiles(_plum_read_as_bamboo()), make_context(*CTX))
+    assert not res.valid and res.score.reason == "invalid_meld"        # the read: an exposed [1s]
+    assert "proposed_reading" in res.flags and res.final is None        # the read stays the read
+    p = res.proposal
+    assert p.notation == "[EEE] 234m 4588s RRR +6s / f1"
+    assert p.changes[0] == "tile 4 read as f1 instead of 1s"
+    check = typed_answer(p.notation, make_context(*CTX))
+    assert check["valid"] and p.final == check["final"] == 304
+    assert abs(p.likelihood - 0.31 / 0.47) < 1e-6                       # the odds of the change
+    # the next most probable reading (the tile is no tile at all) is less likely
+    assert res.alternatives[1].likelihood < p.likelihood
+    assert res.to_json()["proposal"]["notation"] == p.notation
+
+
+def test_the_proposal_is_shown_with_its_changes_and_how_to_accept_it_in_both_languages():
+    res = evaluate("p.jpg", group_tiles(_plum_read_as_bamboo()), make_context(*CTX))
+    text = result_text(res)
+    assert "PROPOSED READING" in text and "- tile 4 read as f1 instead of 1s" in text
+    assert '--hand "[EEE] 234m 4588s RRR +6s / f1"' in text and "= 304" in text
+    nl = result_text(evaluate("p.jpg", group_tiles(_plum_read_as_bamboo()), make_context(*CTX, lang="nl")))
+    assert "VOORGESTELDE LEZING" in nl and "steen 4 gelezen als f1 in plaats van 1s" in nl
+    assert "stenen opnieuw ingedeeld" in nl and "voorgesteld, een geldige lezing" in nl
+
+
+def test_the_most_probable_change_is_tried_first():
+    tiles = place([["5555p"], ["4s5p6sRRRGGG9s9s"]])
+    t = tiles[5]
+    tiles[5] = TileRead("5p", t.box, 0.41, (("5s", 0.33), ("3p", 0.1)), t.angle)   # a fifth 5p
+    layout = group_tiles(tiles)
+    edits = tile_edits(layout)
+    assert edits[0].index == 5 and edits[0].kind == "5s"          # over-counted kind, best odds first
+    best = find_alternatives(layout, make_context("S", "E", "9s", "discard", "nts"))[0]
+    assert best.notation == "[5555p] 4569s RRR GGG +9s"
+
+
+def test_a_batch_row_carries_the_proposal_with_its_flag(tmp_path: Path):
+    photo = tmp_path / "hand.jpg"
+    Image.new("RGB", (1800, 1400), (30, 110, 60)).save(photo)
+    tiles = _plum_read_as_bamboo()
+
+    def recognize(path):
+        return PhotoRead(str(path), 1800, 1400, tiles)
+
+    row = run_job(Job("hand.jpg", str(photo), context=make_context(*CTX)), recognize)
+    assert row["valid"] == "false" and row["final"] == ""
+    assert "proposed_reading" in row["flags"].split(";")
+    assert row["proposed_hand"] == "[EEE] 234m 4588s RRR +6s / f1" and row["proposed_final"] == 304
+    assert row["proposed_changes"].startswith("tile 4 read as f1 instead of 1s")
