@@ -90,3 +90,23 @@ def test_fit_command_names_a_folder_that_is_not_a_dataset(tmp_path):
 
     with pytest.raises(SystemExit, match="not a YOLO folder"):
         fit_calibration.main([str(tmp_path)])
+
+
+def test_bonus_reads_get_their_own_temperature():
+    import numpy as np
+    from mjscore.vision.calibration import kind_probabilities
+    from mjscore.vision.kinds import BONUS_MASK, KIND_INDEX
+
+    def read(kind, runner_up):
+        p = np.full(len(BONUS_MASK), 0.001)
+        p[KIND_INDEX[kind]], p[KIND_INDEX[runner_up]] = 0.85, 0.1
+        return p / p.sum()
+
+    flower, bamboo = read("f1", "j1"), read("5s", "3s")
+    both = np.stack([flower, bamboo])
+    plain = kind_probabilities(both, 0.7)
+    flat = kind_probabilities(both, 0.7, 2.0, BONUS_MASK)
+    assert np.allclose(flat[1], plain[1])                       # a suit read keeps the common temperature
+    assert flat[0].max() < plain[0].max() and flat[0].argmax() == KIND_INDEX["f1"]   # a flower read is less sure
+    assert np.allclose(flat.sum(axis=1), 1.0)
+    assert np.allclose(kind_probabilities(flower, 0.7, 2.0, BONUS_MASK), flat[0])    # one read alike

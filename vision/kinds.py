@@ -6,6 +6,8 @@ only append (and retrain)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..scoring import tiles
 
 # the tokens themselves are the engine's (scoring.tiles), so there is one list of them
@@ -16,6 +18,7 @@ BACK = tiles.BACK
 
 KINDS: list[str] = SUITED + HONOURS + BONUS + [BACK]
 KIND_INDEX: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
+BONUS_MASK = np.array([k in BONUS for k in KINDS])     # flowers and seasons (own calibration)
 
 # chinese-mahjong-detection-v4 (Roboflow) class names -> our tokens
 CHINESE_V4: dict[str, str] = {

@@ -13,17 +13,19 @@ from .types import TileRead
 
 def tiles_from_reads(view, reads: list) -> list[TileRead]:
     """The calibrated tiles, in reading order, of a view's detections and their reads."""
-    from .calibration import sharpened, tile_probability
+    from .calibration import kind_probabilities, tile_probability
     from .classifier import angle_for, ranked
+    from .kinds import BONUS_MASK
 
     dets = view.detections
     cfg = models.settings()
     platt, temperature = cfg.get("det_calibration"), cfg.get("cls_temperature")
+    bonus_t = cfg.get("bonus_temperature")
     tiles = []
     for det, read in zip(dets, reads):
         # calibrated: P(a tile here) x P(this kind), see vision.calibration
         p_tile = float(tile_probability(det.score, platt))
-        (kind, p), alts = ranked(replace(read, probs=sharpened(read.probs, temperature)))
+        (kind, p), alts = ranked(replace(read, probs=kind_probabilities(read.probs, temperature, bonus_t, BONUS_MASK)))
         tiles.append(TileRead(kind=kind, box=view.to_photo(det.box), confidence=p * p_tile,
                               alternatives=tuple((k, q * p_tile) for k, q in alts),
                               angle=angle_for(read, det.box)))

@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from .. import models
-from ..calibration import fit_platt, fit_temperature, sharpened, tile_probability
-from ..kinds import KINDS
+from ..calibration import fit_platt, fit_temperature, kind_probabilities, tile_probability
+from ..kinds import BONUS_MASK, KINDS
 
 
 def collect(folder: Path, limit: int | None = None) -> dict[str, np.ndarray]:
@@ -62,9 +62,9 @@ def reliability(confidence: np.ndarray, right: np.ndarray, edges=(0, .3, .5, .6,
     return lines
 
 
-def tile_confidence(data: dict, platt, temperature) -> tuple[np.ndarray, np.ndarray]:
+def tile_confidence(data: dict, platt, temperature, bonus_temperature=None) -> tuple[np.ndarray, np.ndarray]:
     """(confidence of each tile's top kind, whether box and kind are right)."""
-    p = sharpened(data["probs"], temperature)
+    p = kind_probabilities(data["probs"], temperature, bonus_temperature, BONUS_MASK)
     top = p.argmax(1)
     conf = tile_probability(data["score"], platt) * p.max(1)
     return conf, data["matched"] & (top == data["truth"])
@@ -85,13 +85,23 @@ def main(argv: list[str] | None = None) -> int:
     platt = fit_platt(fit["score"], fit["matched"])
     on_tiles = fit["matched"] & (fit["truth"] >= 0)
     temperature = fit_temperature(fit["probs"][on_tiles], fit["truth"][on_tiles])
+    # the reads whose top kind is a flower or season, on their own (vision.calibration)
+    read_bonus = on_tiles & BONUS_MASK[fit["probs"].argmax(1) if len(fit["probs"]) else np.zeros(0, int)]
+    bonus_t = (fit_temperature(fit["probs"][read_bonus], fit["truth"][read_bonus])
+               if read_bonus.sum() >= 20 else None)
     print(f"fitted on {args.folder} ({len(fit['score'])} detections): det_calibration "
-          f"[{platt[0]:.3f}, {platt[1]:.3f}], cls_temperature {temperature:.3f}")
+          f"[{platt[0]:.3f}, {platt[1]:.3f}], cls_temperature {temperature:.3f}, bonus_temperature "
+          f"{'none (fewer than 20 bonus reads)' if bonus_t is None else f'{bonus_t:.3f} ({read_bonus.sum()} reads)'}")
     for folder, data in [(args.folder, fit)] + [(f, collect(f, args.limit)) for f in args.check]:
-        for label, (pl, t) in (("raw (score x probability)", (None, None)), ("calibrated", (platt, temperature))):
-            conf, right = tile_confidence(data, pl, t)
+        for label, (pl, t, bt) in (("raw (score x probability)", (None, None, None)),
+                                   ("calibrated", (platt, temperature, bonus_t))):
+            conf, right = tile_confidence(data, pl, t, bt)
             print(f"{folder} {label}:")
             print("\n".join(reliability(conf, right)))
+            bonus = BONUS_MASK[data["probs"].argmax(1)] if len(data["probs"]) else np.zeros(0, bool)
+            if bonus.any():
+                print(f"  read as flower/season: {bonus.sum()} tiles, wrong {(~right[bonus]).sum()}, "
+                      f"wrong with confidence >= 0.6: {((~right[bonus]) & (conf[bonus] >= 0.6)).sum()}")
     if not args.dry_run:
         path = models.MODELS_DIR / models.SETTINGS
         if not path.exists():
@@ -99,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
         cfg = json.loads(path.read_text())
         cfg["det_calibration"] = [round(platt[0], 4), round(platt[1], 4)]
         cfg["cls_temperature"] = round(temperature, 4)
+        if bonus_t is not None:
+            cfg["bonus_temperature"] = round(bonus_t, 4)
         path.write_text(json.dumps(cfg, indent=1) + "\n")
         print(f"written to {path}")
     return 0
