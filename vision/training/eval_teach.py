@@ -3,6 +3,7 @@ read the others untaught and taught (the same matching as ``mjscore eval``); and
 wrong-set check: read another dataset with that set and without.
 
     python -m mjscore.vision.training.eval_teach --data-root /work/shared --dataset leo --wrong chinese
+    python -m mjscore.vision.training.eval_teach --folder data/eval/synth_holdout --art cache:xmahjongg-real --wrong chinese
 
 Each photo is read once (with embeddings); untaught and taught tiles come from the same
 read, so the difference is the set alone. Dev-only: the leo split is for this evaluation;
@@ -27,6 +28,12 @@ from ..set_support import read_with_set
 from ..yolo import image_label_pairs
 
 DATASETS = {"leo": LEO_RIICHI, "chinese": CHINESE_V4 / "valid"}
+
+
+def _arts(folder: Path) -> dict[str, str]:
+    """image stem -> art family of a synthetic batch (its scenes.jsonl)."""
+    from .train_kind_head import _arts as arts
+    return arts(folder)
 
 
 def split(pairs: list, every: int = 3) -> tuple[list, list]:
@@ -65,18 +72,29 @@ def main() -> None:
     ap.add_argument("--dataset", choices=sorted(DATASETS), default="leo")
     ap.add_argument("--wrong", choices=sorted(DATASETS), default=None,
                     help="also read all of this dataset with the taught set and without")
+    ap.add_argument("--folder", type=Path, default=None,
+                    help="a labelled YOLO folder instead of --dataset (e.g. a synthetic hold-out batch)")
+    ap.add_argument("--art", default=None,
+                    help="with --folder: only the scenes of this art family (scenes.jsonl style.art), "
+                         "e.g. cache:xmahjongg-real: one synthetic tile set as a player's own")
     ap.add_argument("--every", type=int, default=3, help="teach from every N-th photo")
     ap.add_argument("--json", type=Path, default=None, help="write the figures here")
     args = ap.parse_args()
-    folder = data_path(ap, args.data_root, DATASETS[args.dataset])
+    folder = args.folder or data_path(ap, args.data_root, DATASETS[args.dataset])
     tokens = dataset_tokens(folder)
     pairs = [p for p in image_label_pairs(folder) if p.labels is not None]
+    if args.art:
+        arts = _arts(folder)
+        pairs = [p for p in pairs if arts.get(p.image.stem) == args.art]
+        if not pairs:
+            ap.error(f"{folder}: no scenes of art {args.art!r} (see its scenes.jsonl)")
     teach_pairs, test_pairs = split(pairs, args.every)
     t0 = time.perf_counter()
     lessons, n = from_pairs(teach_pairs, tokens)
-    tset = taught(args.dataset, lessons, (str(folder),))
+    tset = taught(args.dataset if not args.folder else "synthetic", lessons, (str(folder),))
     seconds = time.perf_counter() - t0
-    out = {"dataset": args.dataset, "teach_photos": n, "teach_tiles": int(len(lessons.labels)),
+    name = f"{folder}" + (f" ({args.art})" if args.art else "") if args.folder else args.dataset
+    out = {"dataset": name, "teach_photos": n, "teach_tiles": int(len(lessons.labels)),
            "teach_seconds": round(seconds, 1), "scale": tset.head.scale, "weight": tset.head.weight,
            "gate": [round(g, 3) for g in tset.head.gate]}
     photos = read_all(test_pairs, tokens)
