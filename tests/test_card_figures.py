@@ -40,4 +40,4 @@ def test_real_sets_are_found_under_the_data_root_and_skipped_without_one(tmp_pat
     with_root = {name: folder for name, folder, _ in card_figures.data_sets(tmp_path)}
     assert with_root["chinese-v4 valid, raw labels"] == tmp_path / "datasets" / "chinese-mahjong-detection-v4" / "valid"
     without = {name: folder for name, folder, _ in card_figures.data_sets(None)}
-    assert without["chinese-v4 valid, raw labels"] is None and without["synthetic v5 hold-out (200 scenes)"]
+    assert without["chinese-v4 valid, raw labels"] is None and without["synthetic hold-out (200 scenes, seed 105)"]

@@ -52,17 +52,17 @@ class _Pass:
     off: np.ndarray               # 1 x 2 x H/4 x W/4 sub-cell offsets
 
 
-def _forward(rgb: np.ndarray, det_size: int) -> _Pass:
+def _forward(rgb: np.ndarray, det_size: int, model: str = models.DETECTOR) -> _Pass:
     x, s = _prepare(rgb, det_size)
-    hm, wh, off = models.session(models.DETECTOR).run(None, {"image": x})
+    hm, wh, off = models.session(model).run(None, {"image": x})
     return _Pass(x, s, 1.0 / (1.0 + np.exp(-hm[0, 0])), wh, off)
 
 
-def _flip_tested(p: _Pass) -> _Pass:
+def _flip_tested(p: _Pass, model: str = models.DETECTOR) -> _Pass:
     """The flip test (as in CenterNet): the mirrored canvas's heat map and sizes, mirrored back
     (the canvas width is a multiple of the stride, so cells line up), averaged in; offsets
     stay those of the unmirrored pass."""
-    hm_f, wh_f, _ = models.session(models.DETECTOR).run(None, {"image": np.ascontiguousarray(p.x[..., ::-1])})
+    hm_f, wh_f, _ = models.session(model).run(None, {"image": np.ascontiguousarray(p.x[..., ::-1])})
     heat = (p.heat + 1.0 / (1.0 + np.exp(-hm_f[0, 0, :, ::-1]))) / 2
     return _Pass(p.x, p.scale, heat, (p.wh + wh_f[..., ::-1]) / 2, p.off)
 
@@ -208,11 +208,37 @@ def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None) -> Asp
         chosen = _flip_tested(chosen)
         best = AspectView(best.rgb, best.fx, best.fy, _decode(chosen, best.rgb.shape, threshold))
     fine, weak = with_small_tiles(best.rgb, best.detections, _weak(chosen, best.rgb.shape, threshold))
+    view = AspectView(best.rgb, best.fx, best.fy, fine, tuple(weak))
     if tile_likeness is not None:
-        from .zoom import with_coarser
-        fine = with_coarser(best.rgb, fine, det_size,
-                            lambda image: _decode(_forward(image, det_size), image.shape, threshold), tile_likeness)
-    return AspectView(best.rgb, best.fx, best.fy, fine, tuple(weak))
+        view = with_closeup(rgb, view, det_size, tile_likeness)
+    return view
+
+
+def with_closeup(rgb: np.ndarray, view: AspectView, det_size: int, tile_likeness) -> AspectView:
+    """The close-up detector's view of the photo instead of ``view`` when the main detector's
+    tiles say the photo may be a close-up (:func:`vision.closeup.needs_closeup`) and the
+    close-up detector's tiles read better: its summed detection score times the classifier's
+    mean confidence on its ``view_sample`` best boxes beats the main view's by
+    ``closeup_margin`` (1.0), the same weighing as the squeezed views. Run on the photo itself
+    (``closeup_detector`` in recognizer.json, flip-tested): a lone tile's pieces often made a
+    squeezed view win, in which the tile is no tile shape any more."""
+    from .closeup import needs_closeup
+
+    cfg = models.settings()
+    name = cfg.get("closeup_detector")
+    if not name or not needs_closeup([d.box for d in view.detections], view.rgb.shape, det_size):
+        return view
+    p = _flip_tested(_forward(rgb, det_size, name), name)
+    found = _decode(p, rgb.shape, cfg.get("closeup_threshold", _threshold()))
+    if not found:
+        return view
+    sample = cfg.get("view_sample", 8)
+    ours, theirs = tile_likeness([(view.rgb, view.detections[:sample]), (rgb, found[:sample])])
+    mine = _evidence(view.detections) * (float(np.mean(ours)) if ours else 0.0)
+    close = _evidence(found) * float(np.mean(theirs))
+    if close > cfg.get("closeup_margin", 1.0) * mine:
+        return AspectView(rgb, 1.0, 1.0, found, ())
+    return view
 
 
 def with_small_tiles(rgb: np.ndarray, dets: list[Detection], weak: list[Detection] = ()) -> tuple[list, list]:

@@ -37,8 +37,13 @@ def data_sets(data_root: Path | None) -> list[tuple[str, Path | None, str]]:
          "`mjscore eval data/clean/chinese-v4/valid` (cleaning: `python -m mjscore.datasets.cleaning.clean_chinese_v4`)"),
         ("leo-riichi-v5, all 67 photos (unseen set, never used to choose)", real(LEO_RIICHI),
          f"`mjscore eval {env}/{LEO_RIICHI.as_posix()}` (a Japanese set in no training data; never used to train or choose)"),
-        ("synthetic v5 hold-out (200 scenes)", ROOT / "data" / "eval" / "synth_v5_holdout",
-         "`mjscore eval data/eval/synth_v5_holdout` (`train_v5` images 5000-5199; training reads only the first 1500 images of each batch)"),
+        ("synthetic hold-out (200 scenes, seed 105)", ROOT / "data" / "eval" / "synth_holdout",
+         "`mjscore eval data/eval/synth_holdout` (`python -m mjscore.datasets.synth.generate --out data/eval/synth_holdout "
+         "--count 200 --seed 105`; no training batch uses that seed)"),
+        ("lone tiles and close-ups (chinese-v4 valid + leo, 1026 images)", ROOT / "data" / "eval" / "closeup",
+         "`mjscore eval data/eval/closeup` (`python -m mjscore.datasets.closeup_eval`, by part and size: "
+         "`python -m mjscore.datasets.closeup_eval report`; its leo half is an unseen set, its v4 half shares "
+         "sessions with the v4 train photos the close-up training scenes were cut from)"),
     ]
 
 

@@ -1,0 +1,37 @@
+"""Close-up photos (vision/closeup.py): which photos the close-up detector is asked about."""
+
+from mjscore.vision.closeup import needs_closeup
+
+def test_hand_photos_keep_the_main_detector():
+    row = [(i * 30, 0, i * 30 + 28, 38) for i in range(14)]
+    assert not needs_closeup(row, (1000, 1000), 320, 40, 3)      # 14 tiles of ~12 px at the input
+
+def test_few_or_big_tiles_are_a_close_up():
+    row = [(i * 30, 0, i * 30 + 28, 38) for i in range(14)]
+    assert needs_closeup(row[:2], (1000, 1000), 320, 40, 3)       # too few to tell
+    assert needs_closeup([], (1000, 1000), 320, 40, 3)            # nothing found at all
+    big = [(i * 300, 0, i * 300 + 280, 380) for i in range(3)]
+    assert needs_closeup(big, (1000, 1000), 320, 40, 3)            # ~120 px at the input
+
+def test_the_close_up_view_is_taken_only_where_it_reads_better(monkeypatch):
+    """detector.with_closeup with the shipped detector standing in for the close-up one."""
+    from pathlib import Path
+
+    from mjscore.vision import detector, models
+    from mjscore.vision.imageio import load_image
+
+    photo = Path(__file__).resolve().parent.parent / "samples" / "chinese-v4" / "images" / "photo_3.jpg"
+    rgb = load_image(photo).rgb
+    cfg = dict(models.settings(), closeup_detector=models.DETECTOR)
+    monkeypatch.setattr(models, "settings", lambda *a: cfg)
+    hand = detector.detect_any_aspect(rgb)                              # a whole hand: 19 tiles
+    sure = lambda views: [[0.99] * len(d) for _, d in views]            # noqa: E731
+    assert detector.with_closeup(rgb, hand, 320, sure) is hand          # the gate: not a close-up
+    few = detector.AspectView(rgb, 1.0, 1.0, hand.detections[:2])
+    unsure_own = lambda views: [[0.1] * len(views[0][1]), [0.99] * len(views[1][1])]   # noqa: E731
+    taken = detector.with_closeup(rgb, few, 320, unsure_own)
+    assert taken is not few and len(taken.detections) > 2 and (taken.fx, taken.fy) == (1.0, 1.0)
+    sure_own = lambda views: [[0.99] * len(views[0][1]), [0.01] * len(views[1][1])]    # noqa: E731
+    assert detector.with_closeup(rgb, few, 320, sure_own) is few        # reads worse: kept
+    cfg.pop("closeup_detector")
+    assert detector.with_closeup(rgb, few, 320, unsure_own) is few      # none configured

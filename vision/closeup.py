@@ -1,0 +1,36 @@
+"""When a photo is a close-up: a tile by itself, a few tiles, a tile filling the frame.
+
+Why: the main detector learnt tiles as parts of hand rows in the training photos' scale band
+(10-40 px at its input). A tile alone or big in the frame comes back cut into pieces (a
+3-circle tile as three ``1p``, a character tile as two boxes, one box per row of symbols),
+while the classifier reads 0.93 of the same tiles right given the true box. A detector
+fine-tuned on lone tiles and close-ups (``closeup_detector`` in recognizer.json, trained on
+crops around 1-7 tiles and single tiles and pairs pasted on tables, see models/tile_detector.md)
+finds them whole, but loses some of the main one's skill on whole hands of unseen sets. So
+the recognizer keeps the main detector for hand photos and asks the close-up one only where
+the main one's own tiles say the photo may be a close-up: fewer than ``closeup_min_tiles``
+found (10 in recognizer.json; a whole hand is 14 or more), or a median tile of at least
+``big_tile_px`` (40) at the detector's input (hand photos have 10-30 px tiles there); its view
+is then kept only when it reads better (``vision.detector.with_closeup``). The check costs
+nothing; the extra passes run on such photos only."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import models
+
+BIG_TILE_PX = 40               # median long side at the detector's input that counts as big
+MIN_TILES = 10                 # fewer found than this: maybe a close-up (a whole hand has 14+)
+
+
+def needs_closeup(boxes, shape, det_size: int, big_px: float | None = None, min_tiles: int | None = None) -> bool:
+    """Whether the main detector's tiles say the photo is a close-up (module doc)."""
+    cfg = models.settings()
+    big_px = cfg.get("big_tile_px", BIG_TILE_PX) if big_px is None else big_px
+    min_tiles = cfg.get("closeup_min_tiles", MIN_TILES) if min_tiles is None else min_tiles
+    if len(boxes) < min_tiles:
+        return True
+    k = det_size / max(shape[:2])
+    sides = [max(b[2] - b[0], b[3] - b[1]) * k for b in boxes]
+    return float(np.median(sides)) >= big_px
