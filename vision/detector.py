@@ -109,13 +109,14 @@ def detect(rgb: np.ndarray, det_size: int | None = None, threshold: float | None
 
 
 def detect_with_weak(rgb: np.ndarray, det_size: int | None = None, threshold: float | None = None,
-                     max_tiles: int = 300, flip: bool | None = None) -> tuple[list[Detection], list[Detection]]:
+                     max_tiles: int = 300, flip: bool | None = None,
+                     model: str = models.DETECTOR) -> tuple[list[Detection], list[Detection]]:
     """:func:`detect`, plus the weak peaks under the threshold (``weak_threshold`` in
     recognizer.json; none when it is not set)."""
     cfg = models.settings()
-    p = _forward(rgb, det_size or cfg.get("det_size", DET_SIZE))
+    p = _forward(rgb, det_size or cfg.get("det_size", DET_SIZE), model)
     if cfg.get("det_flip", False) if flip is None else flip:
-        p = _flip_tested(p)
+        p = _flip_tested(p, model)
     threshold = _threshold() if threshold is None else threshold
     return _decode(p, rgb.shape, threshold, max_tiles), _weak(p, rgb.shape, threshold)
 
@@ -145,7 +146,7 @@ def _evidence(dets: list[Detection]) -> float:
     return float(sum(d.score for d in dets))
 
 
-def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None) -> AspectView:
+def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None, model: str = models.DETECTOR) -> AspectView:
     """Detect tiles, also in copies of the photo squeezed 2x, 4x, 8x (``aspect_squeezes`` in
     recognizer.json) along either axis, and keep the view with the most tile evidence. Why:
     some photos reach us stretched to a square (dataset exporters, apps that resize without
@@ -177,7 +178,7 @@ def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None) -> Asp
     passes = {}
 
     def view_of(image: np.ndarray, fx: float, fy: float) -> AspectView:
-        p = _forward(image, det_size)
+        p = _forward(image, det_size, model)
         view = AspectView(image, fx, fy, _decode(p, image.shape, threshold))
         passes[id(view)] = p
         return view
@@ -205,11 +206,11 @@ def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None) -> Asp
                     best, best_ev = v, ev
     chosen = passes[id(best)]
     if cfg.get("det_flip"):
-        chosen = _flip_tested(chosen)
+        chosen = _flip_tested(chosen, model)
         best = AspectView(best.rgb, best.fx, best.fy, _decode(chosen, best.rgb.shape, threshold))
-    fine, weak = with_small_tiles(best.rgb, best.detections, _weak(chosen, best.rgb.shape, threshold))
+    fine, weak = with_small_tiles(best.rgb, best.detections, _weak(chosen, best.rgb.shape, threshold), model)
     view = AspectView(best.rgb, best.fx, best.fy, fine, tuple(weak))
-    if tile_likeness is not None:
+    if tile_likeness is not None and model == models.DETECTOR:
         view = with_closeup(rgb, view, det_size, tile_likeness)
     return view
 
@@ -228,20 +229,22 @@ def with_closeup(rgb: np.ndarray, view: AspectView, det_size: int, tile_likeness
     name = cfg.get("closeup_detector")
     if not name or not needs_closeup([d.box for d in view.detections], view.rgb.shape, det_size):
         return view
-    p = _flip_tested(_forward(rgb, det_size, name), name)
-    found = _decode(p, rgb.shape, cfg.get("closeup_threshold", _threshold()))
-    if not found:
+    if cfg.get("closeup_full", True):
+        other = detect_any_aspect(rgb, tile_likeness=tile_likeness, model=name)
+    else:
+        p = _flip_tested(_forward(rgb, det_size, name), name)
+        other = AspectView(rgb, 1.0, 1.0, _decode(p, rgb.shape, _threshold()))
+    if not other.detections:
         return view
     sample = cfg.get("view_sample", 8)
-    ours, theirs = tile_likeness([(view.rgb, view.detections[:sample]), (rgb, found[:sample])])
+    ours, theirs = tile_likeness([(view.rgb, view.detections[:sample]), (other.rgb, other.detections[:sample])])
     mine = _evidence(view.detections) * (float(np.mean(ours)) if ours else 0.0)
-    close = _evidence(found) * float(np.mean(theirs))
-    if close > cfg.get("closeup_margin", 1.0) * mine:
-        return AspectView(rgb, 1.0, 1.0, found, ())
-    return view
+    close = _evidence(other.detections) * float(np.mean(theirs))
+    return other if close > cfg.get("closeup_margin", 1.0) * mine else view
 
 
-def with_small_tiles(rgb: np.ndarray, dets: list[Detection], weak: list[Detection] = ()) -> tuple[list, list]:
+def with_small_tiles(rgb: np.ndarray, dets: list[Detection], weak: list[Detection] = (),
+                     model: str = models.DETECTOR) -> tuple[list, list]:
     """Second, finer pass for photos of small tiles. At ``det_size`` a tile under
     ``small_tile_px`` (26) pixels is often lost, while at a finer input the detector finds it
     but also sees more clutter. So when the tiles found are small (median under
@@ -259,7 +262,7 @@ def with_small_tiles(rgb: np.ndarray, dets: list[Detection], weak: list[Detectio
     long_side = lambda d: max(d.box[2] - d.box[0], d.box[3] - d.box[1]) * k   # noqa: E731
     if len(dets) >= 3 and float(np.median([long_side(d) for d in dets])) >= 1.1 * small:
         return dets, list(weak)
-    fine, fine_weak = detect_with_weak(rgb, det_size=fine_size)
+    fine, fine_weak = detect_with_weak(rgb, det_size=fine_size, model=model)
     merged = [d for d in dets if long_side(d) >= 0.8 * small]
     merged += [d for d in fine if long_side(d) < small]
     if not merged:
