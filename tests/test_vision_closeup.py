@@ -30,7 +30,7 @@ def test_the_close_up_view_is_taken_only_where_it_reads_better(monkeypatch):
     few = detector.AspectView(rgb, 1.0, 1.0, hand.detections[:2])
     unsure_own = lambda views: [[0.1] * len(views[0][1]), [0.99] * len(views[1][1])]   # noqa: E731
     taken = detector.with_closeup(rgb, few, 320, unsure_own)
-    assert taken is not few and len(taken.detections) > 2 and (taken.fx, taken.fy) == (1.0, 1.0)
+    assert taken is not few and len(taken.detections) > 2         # the close-up detector's own view
     sure_own = lambda views: [[0.99] * len(views[0][1]), [0.01] * len(views[1][1])]    # noqa: E731
     assert detector.with_closeup(rgb, few, 320, sure_own) is few        # reads worse: kept
     cfg.pop("closeup_detector")

@@ -146,7 +146,8 @@ def _evidence(dets: list[Detection]) -> float:
     return float(sum(d.score for d in dets))
 
 
-def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None, model: str = models.DETECTOR) -> AspectView:
+def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None, model: str = models.DETECTOR,
+                      closeup: bool = True) -> AspectView:
     """Detect tiles, also in copies of the photo squeezed 2x, 4x, 8x (``aspect_squeezes`` in
     recognizer.json) along either axis, and keep the view with the most tile evidence. Why:
     some photos reach us stretched to a square (dataset exporters, apps that resize without
@@ -210,7 +211,7 @@ def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None, model:
         best = AspectView(best.rgb, best.fx, best.fy, _decode(chosen, best.rgb.shape, threshold))
     fine, weak = with_small_tiles(best.rgb, best.detections, _weak(chosen, best.rgb.shape, threshold), model)
     view = AspectView(best.rgb, best.fx, best.fy, fine, tuple(weak))
-    if tile_likeness is not None and model == models.DETECTOR:
+    if tile_likeness is not None and closeup:
         view = with_closeup(rgb, view, det_size, tile_likeness)
     return view
 
@@ -220,9 +221,11 @@ def with_closeup(rgb: np.ndarray, view: AspectView, det_size: int, tile_likeness
     tiles say the photo may be a close-up (:func:`vision.closeup.needs_closeup`) and the
     close-up detector's tiles read better: its summed detection score times the classifier's
     mean confidence on its ``view_sample`` best boxes beats the main view's by
-    ``closeup_margin`` (1.0), the same weighing as the squeezed views. Run on the photo itself
-    (``closeup_detector`` in recognizer.json, flip-tested): a lone tile's pieces often made a
-    squeezed view win, in which the tile is no tile shape any more."""
+    ``closeup_margin`` (1.0), the same weighing as the squeezed views. The close-up detector
+    (``closeup_detector`` in recognizer.json) searches the photo itself with the whole view
+    search (squeezed views, flip test, finer pass; ``closeup_full`` false: one plain pass):
+    a lone tile's pieces had often made a squeezed view of the main detector win, in which
+    the tile is no tile shape any more."""
     from .closeup import needs_closeup
 
     cfg = models.settings()
@@ -230,7 +233,7 @@ def with_closeup(rgb: np.ndarray, view: AspectView, det_size: int, tile_likeness
     if not name or not needs_closeup([d.box for d in view.detections], view.rgb.shape, det_size):
         return view
     if cfg.get("closeup_full", True):
-        other = detect_any_aspect(rgb, tile_likeness=tile_likeness, model=name)
+        other = detect_any_aspect(rgb, tile_likeness=tile_likeness, model=name, closeup=False)
     else:
         p = _flip_tested(_forward(rgb, det_size, name), name)
         other = AspectView(rgb, 1.0, 1.0, _decode(p, rgb.shape, _threshold()))
