@@ -63,3 +63,18 @@ def test_matching_one_prediction_per_tile():
     assert (s.matched, s.correct, s.pred) == (1, 1, 2)
     s = score_photo(gt, [])
     assert s.missed == ["5p"] and s.pred == 0
+
+
+def test_wrong_tiles_and_how_many_were_shown_confident():
+    from mjscore.vision.evaluate import add_photo, empty_report, PhotoResult, score_photo
+
+    gt = [("5p", (0, 0, 10, 14)), ("E", (20, 0, 30, 14))]
+    preds = [("5p", 0.9, (0, 0, 10, 14)),        # right
+             ("W", 0.8, (20, 0, 30, 14)),        # wrong kind, shown confident
+             ("G", 0.3, (50, 0, 60, 14))]        # no tile there, flagged (under 0.6)
+    s = score_photo(gt, preds)
+    assert sorted(s.wrong) == [0.3, 0.8]
+    total = empty_report()
+    add_photo(total, PhotoResult("p.jpg", gt, s))
+    r = total.to_json()
+    assert r["wrong_tiles"] == 2 and r["wrong_shown_confident"] == 0.5
