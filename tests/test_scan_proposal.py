@@ -77,3 +77,24 @@ def test_a_batch_row_carries_the_proposal_with_its_flag(tmp_path: Path):
     assert "proposed_reading" in row["flags"].split(";")
     assert row["proposed_hand"] == "[EEE] 234m 4588s RRR +6s / f1" and row["proposed_final"] == 304
     assert row["proposed_changes"].startswith("tile 4 read as f1 instead of 1s")
+
+
+def test_the_web_score_answer_carries_the_proposal_the_page_offers(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from mjscore.web.app import create_app
+
+    client = TestClient(create_app(recognize=lambda rgb, tile_set=None: [], db_path=tmp_path / "s.sqlite3"))
+    tiles = [dict(t.to_json(), number=i + 1) for i, t in enumerate(_plum_read_as_bamboo())]
+    ctx = {"seat": "E", "prevailing_wind": "S", "winning_tile": "6s", "win_type": "self_drawn",
+           "ruleset": "nts-app"}
+    r = client.post("/api/score", json={"tiles": tiles, "context": ctx})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert not body["valid"] and "proposed_reading" in body["flags"]
+    assert body["proposal"]["notation"] == "[EEE] 234m 4588s RRR +6s / f1" and body["proposal"]["final"] == 304
+    # the page's one tap types the proposal as the hand: it scores as proposed
+    again = client.post("/api/score", json={"tiles": tiles, "hand": body["proposal"]["notation"], "context": ctx})
+    assert again.json()["valid"] and again.json()["final"] == 304
+    words = client.get("/api/words?lang=nl").json()
+    assert "Deze lezing gebruiken" in str(words)

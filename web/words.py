@@ -95,6 +95,8 @@ PAGE: dict[str, tuple[str, str]] = {
     "m_winning_tile": ("winning tile", "winnende steen"),
     "m_win_type": ("how it was won", "hoe gewonnen"),
     "closest": ("Closest valid hands", "Dichtstbijzijnde geldige handen"),
+    "proposal": ("Proposed reading (the most probable valid hand)", "Voorgestelde lezing (de waarschijnlijkste geldige hand)"),
+    "use_proposal": ("Use this reading", "Deze lezing gebruiken"),
     "needs_photo": ("Take a photo or enter the hand.", "Maak een foto of voer de hand in."),
     "recognizer_missing": ("The tile recognizer model is not installed on this server: enter the hand instead.",
                            "Het herkenningsmodel is niet geïnstalleerd op deze server: voer de hand in."),

@@ -463,7 +463,17 @@ function renderScore(res, error) {
     note.textContent = `${t("invalid")}: ${bd.reason_label}` + (bd.message ? ` (${bd.message})` : "");
     $("#result").dataset.state = "invalid";
     $("#bar-note").textContent = t("invalid");
-    for (const a of res.alternatives || []) warns.append(el("li", "", `${t("closest")}: ${a.notation} → ${num(a.final)} (${a.change})`));
+    const p = res.proposal;
+    if (p) {
+      // the most probable valid reading (handscan.alternatives): one tap types it as the hand
+      const li = el("li", "proposal", `${t("proposal")}: ${p.notation} → ${num(p.final)} (${p.change})`);
+      const use = el("button", "", t("use_proposal")); use.type = "button"; use.id = "use-proposal";
+      use.addEventListener("click", () => { $("#hand-input").value = p.notation; rescore(); });
+      li.append(" ", use);
+      warns.append(li);
+    }
+    for (const a of (res.alternatives || []).filter(a => !p || a.notation !== p.notation))
+      warns.append(el("li", "", `${t("closest")}: ${a.notation} → ${num(a.final)} (${a.change})`));
     return;
   }
   $("#final").textContent = num(bd.final);
