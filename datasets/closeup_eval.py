@@ -201,10 +201,11 @@ def pasted_of_photo(image: np.ndarray, tiles: list[Tile], rng: np.random.Generat
     h, w = image.shape[:2]
     single = known[int(rng.integers(len(known)))]
     groups = [("single", [single])]
-    pairable = [i for i in known if _pair_of(tiles, i) is not None and _tile_shaped(tiles[_pair_of(tiles, i)])]
+    partners = {i: _pair_of(tiles, i) for i in known}
+    pairable = [i for i in known if partners[i] is not None and _tile_shaped(tiles[partners[i]])]
     if pairable:
         i = pairable[int(rng.integers(len(pairable)))]
-        groups.append(("pair", [i, _pair_of(tiles, i)]))
+        groups.append(("pair", [i, partners[i]]))
     for label, members in groups:
         x0 = int(max(0, min(tiles[i].box[0] for i in members)))
         y0 = int(max(0, min(tiles[i].box[1] for i in members)))

@@ -26,11 +26,12 @@ from .context import ContextError, ScanContext, WinningTileNotInHand
 from .hand import LaidHand, hand_from_layout, hand_from_text, score
 from ..scoring.model import Hand, HandScore
 from ..scoring.notation import NotationError, format_hand
+from ..vision.calibration import REVIEW_CONFIDENCE
 from ..vision.errors import ImageError
 from ..vision.layout import Layout, group_tiles
 from ..vision.types import PhotoRead, TileRead
 
-LOW_CONFIDENCE = 0.6
+LOW_CONFIDENCE = REVIEW_CONFIDENCE
 # A grouping decision (vision.layout Group.confidence, the margin of the chosen split over the
 # runner-up) below this is shown as doubtful. On the 100 synthetic scenes no right hand had a
 # group under 0.6, while a photo whose exposed sets were all merged into the concealed row did.

@@ -24,6 +24,10 @@ from __future__ import annotations
 
 import numpy as np
 
+# tiles under this calibrated confidence are flagged for review (handscan.pipeline) and
+# counted as "shown unsure" by the evaluation (vision.evaluate)
+REVIEW_CONFIDENCE = 0.6
+
 
 def _logit(p: np.ndarray) -> np.ndarray:
     p = np.clip(p, 1e-6, 1 - 1e-6)

@@ -223,8 +223,8 @@ def with_closeup(rgb: np.ndarray, view: AspectView, det_size: int, tile_likeness
     mean confidence on its ``view_sample`` best boxes beats the main view's by
     ``closeup_margin`` (1.0), the same weighing as the squeezed views. The close-up detector
     (``closeup_detector`` in recognizer.json) searches the photo itself with the whole view
-    search (squeezed views, flip test, finer pass; ``closeup_full`` false: one plain pass):
-    a lone tile's pieces had often made a squeezed view of the main detector win, in which
+    search (squeezed views, flip test, finer pass; one plain pass measured worse): a lone
+    tile's pieces had often made a squeezed view of the main detector win, in which
     the tile is no tile shape any more."""
     from .closeup import needs_closeup
 
@@ -232,11 +232,7 @@ def with_closeup(rgb: np.ndarray, view: AspectView, det_size: int, tile_likeness
     name = cfg.get("closeup_detector")
     if not name or not needs_closeup([d.box for d in view.detections], view.rgb.shape, det_size):
         return view
-    if cfg.get("closeup_full", True):
-        other = detect_any_aspect(rgb, tile_likeness=tile_likeness, model=name, closeup=False)
-    else:
-        p = _flip_tested(_forward(rgb, det_size, name), name)
-        other = AspectView(rgb, 1.0, 1.0, _decode(p, rgb.shape, _threshold()))
+    other = detect_any_aspect(rgb, tile_likeness=tile_likeness, model=name, closeup=False)
     if not other.detections:
         return view
     sample = cfg.get("view_sample", 8)

@@ -20,11 +20,12 @@ from pathlib import Path
 import numpy as np
 
 from .boxes import iou_matrix
+from .calibration import REVIEW_CONFIDENCE
 from .kinds import KINDS, token_for_dataset_name
 from .yolo import image_label_pairs, read_boxes, read_names
 
 IOU = 0.5
-CONFIDENT = 0.6     # tiles under this confidence are flagged for review (handscan.pipeline.LOW_CONFIDENCE)
+CONFIDENT = REVIEW_CONFIDENCE    # wrong tiles at or above it were shown without a flag
 
 
 @dataclass

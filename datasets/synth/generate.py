@@ -63,6 +63,20 @@ def write_data_yaml(out: Path) -> None:
         f"train: images\nval: images\nnc: {len(KINDS)}\nnames:\n{names}\n")
 
 
+def art_families(folder: Path) -> dict[str, str]:
+    """Image stem -> art family (``style.art``) of a batch this module wrote, from its
+    scenes.jsonl; empty for a folder without one (real photos)."""
+    path = Path(folder) / "scenes.jsonl"
+    if not path.exists():
+        return {}
+    out = {}
+    for line in path.read_text().splitlines():
+        if line.strip():
+            rec = json.loads(line)
+            out[Path(rec["image"]).stem] = rec.get("style", {}).get("art", "")
+    return out
+
+
 def generate(out: Path, count: int, seed: int, size: int, workers: int = 1, art: str = "all",
              start: int = 0, quality: int = 92, progress: bool = True,
              layouts: tuple[str, ...] = (), favour: dict[str, float] | None = None) -> float:

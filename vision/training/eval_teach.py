@@ -16,6 +16,7 @@ import json
 import time
 from pathlib import Path
 
+from ...datasets.synth.generate import art_families
 from ...datasets.paths import CHINESE_V4, LEO_RIICHI, add_data_root_option, data_path
 from ..evaluate import add_photo, dataset_tokens, empty_report, labelled_tiles, score_photo
 from ..evaluate import PhotoResult
@@ -28,12 +29,6 @@ from ..set_support import read_with_set
 from ..yolo import image_label_pairs
 
 DATASETS = {"leo": LEO_RIICHI, "chinese": CHINESE_V4 / "valid"}
-
-
-def _arts(folder: Path) -> dict[str, str]:
-    """image stem -> art family of a synthetic batch (its scenes.jsonl)."""
-    from .train_kind_head import _arts as arts
-    return arts(folder)
 
 
 def split(pairs: list, every: int = 3) -> tuple[list, list]:
@@ -84,7 +79,7 @@ def main() -> None:
     tokens = dataset_tokens(folder)
     pairs = [p for p in image_label_pairs(folder) if p.labels is not None]
     if args.art:
-        arts = _arts(folder)
+        arts = art_families(folder)
         pairs = [p for p in pairs if arts.get(p.image.stem) == args.art]
         if not pairs:
             ap.error(f"{folder}: no scenes of art {args.art!r} (see its scenes.jsonl)")

@@ -26,27 +26,14 @@ batches) are left out of the fit, so their figures are an honest proxy for an un
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 import numpy as np
 
+from ...datasets.synth.generate import art_families
 from ..kinds import BONUS_MASK, KINDS
 
 TURNS = (0, 1, 2, 3)
-
-
-def _arts(folder: Path) -> dict[str, str]:
-    """image stem -> art family, from a synthetic batch's scenes.jsonl (empty for real photos)."""
-    path = folder / "scenes.jsonl"
-    if not path.exists():
-        return {}
-    out = {}
-    for line in path.read_text().splitlines():
-        if line.strip():
-            rec = json.loads(line)
-            out[Path(rec["image"]).stem] = rec.get("style", {}).get("art", "")
-    return out
 
 
 def embeddings(folder: Path, rng: np.random.Generator, limit: int | None = None, jitter: float = 0.06,
@@ -59,7 +46,7 @@ def embeddings(folder: Path, rng: np.random.Generator, limit: int | None = None,
     from ..yolo import image_label_pairs
 
     tokens = dataset_tokens(folder)
-    arts = _arts(folder)
+    arts = art_families(folder)
     feats, labels, names = [], [], []
     for item in image_label_pairs(folder)[:limit]:
         art = arts.get(item.image.stem, "real")
