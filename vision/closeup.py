@@ -34,3 +34,45 @@ def needs_closeup(boxes, shape, det_size: int, big_px: float | None = None, min_
     k = det_size / max(shape[:2])
     sides = [max(b[2] - b[0], b[3] - b[1]) * k for b in boxes]
     return float(np.median(sides)) >= big_px
+
+
+PIECE_INSIDE = 0.8      # share of a piece's area inside the whole tile's box
+PIECE_AREA = 0.6        # a piece is at most this share of the whole tile's area
+SURENESS = 1.0          # the whole box must read at least this share as surely as the surest piece
+
+
+def _area(b) -> float:
+    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
+
+
+def _inside(piece, whole) -> float:
+    """Share of ``piece``'s area that lies inside ``whole``."""
+    ix = max(0.0, min(piece[2], whole[2]) - max(piece[0], whole[0]))
+    iy = max(0.0, min(piece[3], whole[3]) - max(piece[1], whole[1]))
+    return ix * iy / max(_area(piece), 1e-9)
+
+
+def whole_tiles(pieces: list, pieces_sure: list[float], wholes: list, wholes_sure: list[float],
+                piece_area: float = PIECE_AREA, sureness: float = SURENESS):
+    """Which boxes of ``pieces`` are pieces of one tile found whole in ``wholes``: a list of
+    (whole index, [piece indices]). Boxes are (x1, y1, x2, y2) in one frame (photo pixels).
+
+    Why: the main detector cuts a lone or big tile into pieces (a 3-circle tile as three
+    ``1p``, a character tile as two boxes), and in a squeezed view the pieces even look
+    tile-shaped. A close-up detection replaces the boxes inside it (each >= 80 % inside, each
+    <= 60 % of its area) when there are at least two of them, or one that reads less surely,
+    and the whole box reads at least as surely as the surest piece (``*_sure``: the
+    classifier's top probability per box)."""
+    taken: set[int] = set()
+    out = []
+    for j in sorted(range(len(wholes)), key=lambda j: -wholes_sure[j]):
+        w = wholes[j]
+        inside = [i for i in range(len(pieces)) if i not in taken
+                  and _inside(pieces[i], w) >= PIECE_INSIDE and _area(pieces[i]) <= piece_area * _area(w)]
+        if not inside:
+            continue
+        surest = max(pieces_sure[i] for i in inside)
+        if wholes_sure[j] >= sureness * surest and (len(inside) >= 2 or wholes_sure[j] > surest):
+            taken.update(inside)
+            out.append((j, inside))
+    return out

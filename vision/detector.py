@@ -239,7 +239,26 @@ def with_closeup(rgb: np.ndarray, view: AspectView, det_size: int, tile_likeness
     ours, theirs = tile_likeness([(view.rgb, view.detections[:sample]), (other.rgb, other.detections[:sample])])
     mine = _evidence(view.detections) * (float(np.mean(ours)) if ours else 0.0)
     close = _evidence(other.detections) * float(np.mean(theirs))
-    return other if close > cfg.get("closeup_margin", 1.0) * mine else view
+    if close > cfg.get("closeup_margin", 1.0) * mine:
+        return other
+    if not cfg.get("closeup_merge"):
+        return view
+    # the main view reads better as a whole, but single tiles in it may be cut into pieces
+    # (vision.closeup.whole_tiles): compared in photo pixels, whatever each view's squeeze
+    from .closeup import whole_tiles
+
+    ours, theirs = tile_likeness([(view.rgb, view.detections), (other.rgb, other.detections)])
+    merges = whole_tiles([unscale(d.box, view.fx, view.fy) for d in view.detections], ours,
+                         [unscale(d.box, other.fx, other.fy) for d in other.detections], theirs,
+                         cfg.get("closeup_piece_area", 0.6), cfg.get("closeup_sureness", 1.0))
+    taken = {i for _, pieces in merges for i in pieces}
+    if (view.fx, view.fy) == (other.fx, other.fy):
+        kept = [d for i, d in enumerate(view.detections) if i not in taken]
+        merged = kept + [other.detections[j] for j, _ in merges]
+        return AspectView(view.rgb, view.fx, view.fy, sorted(merged, key=lambda d: -d.score), view.weak)
+    # other frames: the close-up view as a whole when most of the main evidence was pieces
+    pieces = sum(view.detections[i].score for i in taken)
+    return other if pieces >= 0.5 * _evidence(view.detections) else view
 
 
 def with_small_tiles(rgb: np.ndarray, dets: list[Detection], weak: list[Detection] = (),

@@ -10,6 +10,9 @@ mkdir -p "$CACHE/debs"
 if [ "$(id -u)" = 0 ]; then
   apt-get install -y --no-install-recommends \
     kdegames-mahjongg-data-kf5 fonts-noto-core fonts-arphic-ukai fonts-cwtex-kai \
+    fonts-arphic-uming fonts-arphic-gkai00mp fonts-arphic-bkai00mp fonts-wqy-zenhei fonts-wqy-microhei \
+    fonts-cwtex-ming fonts-cwtex-heib fonts-cwtex-yen fonts-cwtex-fs fonts-hanazono fonts-ipafont-mincho \
+    fonts-lxgw-wenkai fonts-seto fonts-klee fonts-vlgothic \
     python3-gi python3-gi-cairo gir1.2-rsvg-2.0 >/dev/null || \
     echo "install_art: apt-get install failed; continuing with what is present" >&2
 else

@@ -23,7 +23,6 @@ _XHOKIR = {**_FLUFFY, **{f"Flower{n}": f"f{n}" for n in range(1, 5)},
 
 def render_faces(art_root: Path, width: int = 90, height: int = 120) -> list[tuple[str, np.ndarray]]:
     """(token, RGBA face) for every art file we can map under ``art_root`` and in the repository."""
-    import cairosvg
     from PIL import Image
 
     faces = []
@@ -32,6 +31,8 @@ def render_faces(art_root: Path, width: int = 90, height: int = 120) -> list[tup
             path = art_root / folder / f"{stem}.svg"
             if not path.exists():
                 continue
+            import cairosvg     # only when there is SVG art (a training extra)
+
             png = cairosvg.svg2png(url=str(path), output_width=width, output_height=height)
             faces.append((token, np.array(Image.open(io.BytesIO(png)).convert("RGBA"))))
     # PNG faces named by token (the synthetic-scene helper's committed sets and any optional
@@ -85,67 +86,77 @@ def _back_colour(rng):
     return np.clip(base + rng.normal(0, 25, 3), 0, 255)
 
 
-def render_crops(n_per_kind: int, size: int, art_root: Path, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Upright crops (N x size x size x 3 uint8, labels) of art tiles in short rows on random
-    backgrounds, ``n_per_kind`` for every kind the art covers (``render_faces``) plus ``X``."""
+def row_crop(centre, neighbour, rng: np.random.Generator, size: int, back: bool = False) -> np.ndarray:
+    """One upright crop of the face ``centre()`` gives (90 x 120 RGBA art; None = a face-down
+    back) as the middle of a short row on a random cloth, with depth edges and mild
+    perspective. ``neighbour()`` gives a neighbouring tile's face; ``back``: the middle tile is
+    a back and its neighbours mostly backs of the same colour. (The draws keep the order of
+    the first version, so ``render_crops``' seeds give the crops they always gave.)"""
     import cv2
 
     from ..crops import square_crop
 
+    canvas_h, canvas_w = 200, 360
+    bg = rng.integers(0, 256, 3)
+    canvas = np.ones((canvas_h, canvas_w, 3), np.float32) * bg
+    canvas += rng.normal(0, rng.uniform(0, 20), canvas.shape)   # cloth texture
+    # Tile depth: a coloured edge strip visible below (a standing or lying tile).
+    edge_col = _back_colour(rng)
+    if back:
+        rng.random()
+    back_col = _back_colour(rng)
+    gap = int(rng.integers(-2, 6))
+    x0 = 180 - 45 - (90 + gap)
+    for j in range(3):
+        if j == 1:
+            tile_face = centre()
+        else:
+            if rng.random() < 0.3:
+                x0 += 90 + gap
+                continue
+            tile_face = None if back and rng.random() < 0.7 else neighbour()
+        tile = _tile_image(tile_face, rng, back_col if tile_face is None else None)
+        y0 = 40
+        depth = int(rng.integers(0, 18))
+        if depth:
+            m = tile[..., 3:4] / 255.0
+            ys, xs = slice(y0 + depth, y0 + depth + 120), slice(x0, x0 + 90)
+            canvas[ys, xs] = canvas[ys, xs] * (1 - m) + edge_col * m
+        m = tile[..., 3:4] / 255.0
+        ys, xs = slice(y0, y0 + 120), slice(x0, x0 + 90)
+        canvas[ys, xs] = canvas[ys, xs] * (1 - m) + tile[..., :3] * m
+        x0 += 90 + gap
+    canvas = np.clip(canvas, 0, 255).astype(np.uint8)
+    # mild perspective / shear keeps the tile roughly upright
+    src = np.float32([[0, 0], [canvas_w, 0], [canvas_w, canvas_h], [0, canvas_h]])
+    dst = src + rng.normal(0, 8, src.shape).astype(np.float32)
+    canvas = cv2.warpPerspective(canvas, cv2.getPerspectiveTransform(src, dst),
+                                 (canvas_w, canvas_h), borderMode=cv2.BORDER_REFLECT)
+    box = (135, 40, 225, 160)
+    jit = dict(dx=rng.normal(0, 0.04), dy=rng.normal(0, 0.04), scale=rng.uniform(0.95, 1.25))
+    return square_crop(canvas, box, size, **jit)
+
+
+def render_crops(n_per_kind: int, size: int, art_root: Path, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Upright crops (N x size x size x 3 uint8, labels) of art tiles in short rows on random
+    backgrounds, ``n_per_kind`` for every kind the art covers (``render_faces``) plus ``X``."""
     rng = np.random.default_rng(seed)
     faces = render_faces(art_root)
     by_kind: dict[str, list[np.ndarray]] = {}
     for t, f in faces:
         by_kind.setdefault(t, []).append(f)
     kinds = sorted(by_kind) + ["X"]
+    others = list(by_kind)
+
+    def neighbour():
+        fl = by_kind[others[rng.integers(len(others))]]
+        return fl[rng.integers(len(fl))]
+
     out, labels = [], []
     for kind in kinds:
         for _ in range(n_per_kind):
-            canvas_h, canvas_w = 200, 360
-            bg = rng.integers(0, 256, 3)
-            canvas = np.ones((canvas_h, canvas_w, 3), np.float32) * bg
-            canvas += rng.normal(0, rng.uniform(0, 20), canvas.shape)   # cloth texture
-            # Tile depth: a coloured edge strip visible below (a standing or lying tile).
-            edge_col = _back_colour(rng)
-            back = kind == "X" and rng.random() < 0.3
-            back_col = _back_colour(rng)
-            gap = int(rng.integers(-2, 6))
-            x0 = 180 - 45 - (90 + gap)
-            for j in range(3):
-                if j == 1:
-                    if kind == "X":
-                        face = None
-                    else:
-                        face = by_kind[kind][rng.integers(len(by_kind[kind]))]
-                else:
-                    if rng.random() < 0.3:
-                        x0 += 90 + gap
-                        continue
-                    if kind == "X" and rng.random() < 0.7:
-                        face = None
-                    else:
-                        others = list(by_kind)
-                        fl = by_kind[others[rng.integers(len(others))]]
-                        face = fl[rng.integers(len(fl))]
-                tile = _tile_image(face, rng, back_col if face is None else None)
-                y0 = 40
-                depth = int(rng.integers(0, 18))
-                if depth:
-                    m = tile[..., 3:4] / 255.0
-                    ys, xs = slice(y0 + depth, y0 + depth + 120), slice(x0, x0 + 90)
-                    canvas[ys, xs] = canvas[ys, xs] * (1 - m) + edge_col * m
-                m = tile[..., 3:4] / 255.0
-                ys, xs = slice(y0, y0 + 120), slice(x0, x0 + 90)
-                canvas[ys, xs] = canvas[ys, xs] * (1 - m) + tile[..., :3] * m
-                x0 += 90 + gap
-            canvas = np.clip(canvas, 0, 255).astype(np.uint8)
-            # mild perspective / shear keeps the tile roughly upright
-            src = np.float32([[0, 0], [canvas_w, 0], [canvas_w, canvas_h], [0, canvas_h]])
-            dst = src + rng.normal(0, 8, src.shape).astype(np.float32)
-            canvas = cv2.warpPerspective(canvas, cv2.getPerspectiveTransform(src, dst),
-                                         (canvas_w, canvas_h), borderMode=cv2.BORDER_REFLECT)
-            box = (135, 40, 225, 160)
-            jit = dict(dx=rng.normal(0, 0.04), dy=rng.normal(0, 0.04), scale=rng.uniform(0.95, 1.25))
-            out.append(square_crop(canvas, box, size, **jit))
+            def centre(kind=kind):
+                return None if kind == "X" else by_kind[kind][rng.integers(len(by_kind[kind]))]
+            out.append(row_crop(centre, neighbour, rng, size, back=kind == "X"))
             labels.append(KIND_INDEX[kind])
     return np.stack(out), np.array(labels, np.int64)

@@ -177,6 +177,82 @@ class LiteClassifier(nn.Module):
         return self.kind(f), self.orient(f)
 
 
+def load_onnx_classifier(path) -> "LiteClassifier":
+    """A trainable :class:`LiteClassifier` with the weights of an exported classifier ONNX file.
+    Why: like :func:`load_onnx_detector`, fine-tuning must be able to start from exactly the
+    shipped model when its checkpoint is gone. The export folds every batch norm into the conv
+    before it; each norm is set back to an identity plus that bias (mean 0, variance 1 - eps,
+    scale 1), so the network computes the same function in eval mode. Keep the norms in eval
+    mode while fine-tuning (:func:`freeze_norms`): batch statistics would undo the folding.
+    Convolutions are matched by the module path the exporter writes into each node's name."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    model = LiteClassifier(pretrained=False)
+    modules = dict(model.named_modules())
+    # the norm that follows each conv in forward() (stem, MBConv blocks, neck)
+    norm_of = {"backbone._conv_stem": "backbone._bn0", "neck.0": "neck.1"}
+    for name in modules:
+        for conv, norm in (("_expand_conv", "_bn0"), ("_depthwise_conv", "_bn1"), ("_project_conv", "_bn2")):
+            if name.endswith("." + conv):
+                norm_of[name] = name[: -len(conv)] + norm
+    seen = set()
+    with torch.no_grad():
+        for node in graph.node:
+            if node.op_type == "Gemm":
+                head = modules[node.input[1].split(".")[0]]
+                head.weight.copy_(torch.from_numpy(weights[node.input[1]].copy()))
+                head.bias.copy_(torch.from_numpy(weights[node.input[2]].copy()))
+                seen.add(node.input[1].split(".")[0])
+                continue
+            if node.op_type != "Conv":
+                continue
+            # '/backbone/_blocks.3/_expand_conv/Conv' -> 'backbone._blocks.3._expand_conv'
+            parts = [p for p in node.name.split("/") if p][:-1]
+            name = ".".join(parts).replace("neck.neck.", "neck.")
+            if name not in norm_of:
+                raise ValueError(f"{path}: conv node {node.name!r} matches no LiteClassifier conv")
+            conv, norm = modules[name], modules[norm_of[name]]
+            w, b = weights[node.input[1]], weights[node.input[2]]
+            if tuple(w.shape) != tuple(conv.weight.shape):
+                raise ValueError(f"{path}: conv {name} is {w.shape}, expected {tuple(conv.weight.shape)}")
+            conv.weight.copy_(torch.from_numpy(w.copy()))
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.from_numpy(b.copy()))
+            seen.add(name)
+    expected = set(norm_of) | {"kind", "orient"}
+    if seen != expected:
+        raise ValueError(f"{path}: weights missing for {sorted(expected - seen)[:4]}")
+    _check_same_function(model, path)
+    return model
+
+
+def _check_same_function(model: nn.Module, path, side: int = 64) -> None:
+    """Raise unless the loaded network gives the ONNX file's logits on a random batch."""
+    import numpy as np
+    import onnxruntime as ort
+
+    x = np.random.default_rng(0).uniform(-1, 1, (4, 3, side, side)).astype(np.float32)
+    want = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(["kind_logits"], {"crops": x})[0]
+    model.eval()
+    with torch.no_grad():
+        got = model(torch.from_numpy(x))[0].numpy()
+    if not np.allclose(got, want, atol=1e-3):
+        raise ValueError(f"{path}: loaded network differs from the file (max {np.abs(got - want).max():.4f})")
+
+
+def freeze_norms(model: nn.Module) -> None:
+    """Put every batch norm in eval mode (running statistics used, not updated); call after
+    each ``model.train()`` when fine-tuning a network loaded from ONNX."""
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+
+
 def build_classifier(arch: str = "small", width: int = 32, pretrained: bool = True) -> nn.Module:
     """The classifier network a checkpoint's ``arch`` names."""
     if arch == "lite":

@@ -84,7 +84,7 @@ def synth_folders() -> list[Path]:
     return sorted(p.parent for p in root.rglob("data.yaml") if (p.parent / "images").exists())
 
 
-def load_data(art_root: Path, with_synth: bool = True):
+def load_data(art_root: Path, with_synth: bool = True, bonus_per_kind: int = 0):
     from .art import render_crops
 
     import hashlib
@@ -100,6 +100,12 @@ def load_data(art_root: Path, with_synth: bool = True):
     parts_x, parts_y, parts_o = [rx, ax], [ry, ay], [np.full(len(ry), -1), np.zeros(len(ay), np.int64)]
     parts_src = [np.zeros(len(ry), np.int64), np.ones(len(ay), np.int64)]
     parts_folder = [np.full(len(ry), ""), np.full(len(ay), "")]
+    if bonus_per_kind:      # --source bonus=N: procedural flowers/seasons, upright (source 3)
+        from .bonus_faces import render_bonus_crops
+        bx, by = cached(f"cls_bonus_{bonus_per_kind}{suffix}", lambda: render_bonus_crops(bonus_per_kind, STORE, art_root, seed=16))
+        print(f"bonus faces: {len(by)} crops", flush=True)
+        parts_x.append(bx); parts_y.append(by); parts_o.append(np.zeros(len(by), np.int64))
+        parts_src.append(np.full(len(by), 3)); parts_folder.append(np.full(len(by), ""))
     if with_synth:
         for folder in synth_folders():
             key = "cls_synth_" + "_".join(folder.relative_to("data/synth").parts) + f"_{len(list((folder / 'images').iterdir()))}{suffix}"
@@ -184,7 +190,6 @@ def evaluate(torch, model, vx, vy):
         for i in range(0, len(vy), 512):
             xb, _ = augment(torch, vx[i:i + 512], np.full(len(vx[i:i + 512]), -1), rng, train=False)
             correct += (model(xb)[0].argmax(1).numpy() == vy[i:i + 512]).sum()
-    model.train()
     return correct / max(len(vy), 1)
 
 
@@ -210,25 +215,34 @@ def main() -> None:
                     help="small: CNN from scratch; lite: ImageNet EfficientNet-Lite0 (generalises to unseen sets)")
     ap.add_argument("--crop-size", type=int, default=CROP_SIZE,
                     help="input side in px (the runtime reads it from recognizer.json); 48 or 64")
+    ap.add_argument("--init-onnx", type=Path, default=None,
+                    help="start from the weights of an exported classifier (e.g. models/tile_classifier.onnx; "
+                         "implies --arch lite); its batch norms stay frozen (nets.load_onnx_classifier)")
+    ap.add_argument("--source", action="append", default=[], metavar="NAME=N",
+                    help="add a generated crop source to the art share: bonus=N renders N flower/season "
+                         "crops per kind with set-independent cues (vision/training/bonus_faces.py)")
     add_data_root_option(ap)
     args = ap.parse_args()
     art_root = data_path(ap, args.data_root, ART)
     boost = name_factors(args.boost)
     shares = name_factors(args.shares)
-    if sorted(shares) != ["art", "real", "synth"]:
-        ap.error(f"--shares: expected real=..,art=..,synth=.., got {args.shares!r}")
+    sources = {k: int(v) for k, v in name_factors(args.source).items()}
+    if set(sources) - {"bonus"}:
+        ap.error(f"--source: the only generated source is bonus=N, got {args.source!r}")
+    if sorted(shares) != sorted(["art", "real", "synth"] + (["bonus"] if sources else [])):
+        ap.error(f"--shares: expected real=..,art=..,synth=..{',bonus=..' if sources else ''}, got {args.shares!r}")
     configure(args.crop_size)
     torch = setup_torch(args.threads)
     from .nets import build_classifier
 
     args.out.mkdir(parents=True, exist_ok=True)
-    (tx, ty, to, src, folder_of), (vx, vy) = load_data(art_root, not args.no_synth)
+    (tx, ty, to, src, folder_of), (vx, vy) = load_data(art_root, not args.no_synth, sources.get("bonus", 0))
     print(f"train crops {len(ty)} valid crops {len(vy)} per kind {np.bincount(ty, minlength=len(KINDS)).tolist()}",
           flush=True)
     # per source (--shares; default real photos 50 %, art 10 %, synthetic scenes 40 %), within it rarer kinds
     # drawn more often (1 / sqrt(count))
     w = np.zeros(len(ty))
-    share = {0: shares["real"], 1: shares["art"], 2: shares["synth"]}
+    share = {0: shares["real"], 1: shares["art"], 2: shares["synth"], 3: shares.get("bonus", 0.0)}
     for s_id in np.unique(src):
         sel = src == s_id
         counts = np.bincount(ty[sel], minlength=len(KINDS)).astype(float)
@@ -238,7 +252,18 @@ def main() -> None:
         w[sel] = ws / ws.sum() * share[int(s_id)]
     w /= w.sum()
 
-    model = build_classifier(args.arch, args.width).to(memory_format=torch.channels_last)
+    if args.init_onnx:
+        from .nets import freeze_norms, load_onnx_classifier
+        args.arch = "lite"
+        model = load_onnx_classifier(args.init_onnx).to(memory_format=torch.channels_last)
+        print(f"initialised from {args.init_onnx}", flush=True)
+    else:
+        model = build_classifier(args.arch, args.width).to(memory_format=torch.channels_last)
+
+    def train_mode() -> None:
+        model.train()
+        if args.init_onnx:
+            freeze_norms(model)     # the folded norms: identity + bias, not batch statistics
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     steps_per_epoch = args.epoch_size // args.batch
     total = steps_per_epoch * args.epochs
@@ -258,6 +283,7 @@ def main() -> None:
     crit = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     crit_o = torch.nn.CrossEntropyLoss(ignore_index=-1)
     for epoch in range(start, args.epochs):
+        train_mode()
         rng = np.random.default_rng(1000 + epoch)
         t0, run_loss = time.time(), 0.0
         for step in range(steps_per_epoch):
