@@ -35,3 +35,32 @@ def test_the_close_up_view_is_taken_only_where_it_reads_better(monkeypatch):
     assert detector.with_closeup(rgb, few, 320, sure_own) is few        # reads worse: kept
     cfg.pop("closeup_detector")
     assert detector.with_closeup(rgb, few, 320, unsure_own) is few      # none configured
+
+
+def test_a_tile_cut_in_two_in_the_kept_view_is_made_whole(monkeypatch):
+    """with_closeup keeps the main view (it reads as well as the close-up one) but replaces the
+    two halves of one tile in it by the close-up detector's whole box (closeup_merge)."""
+    from pathlib import Path
+
+    from mjscore.vision import detector, models
+    from mjscore.vision.imageio import load_image
+
+    photo = Path(__file__).resolve().parent.parent / "samples" / "chinese-v4" / "images" / "photo_3.jpg"
+    rgb = load_image(photo).rgb
+    cfg = dict(models.settings(), closeup_detector=models.DETECTOR, closeup_min_tiles=100, closeup_merge=True,
+               closeup_piece_area=0.7, closeup_sureness=0.9)
+    monkeypatch.setattr(models, "settings", lambda *a: cfg)
+    hand = detector.detect_any_aspect(rgb, closeup=False)
+    whole = hand.detections[0]
+    x1, y1, x2, y2 = whole.box
+    ym = (y1 + y2) / 2
+    halves = [detector.Detection((x1 + 1, y1 + 1, x2 - 1, ym), whole.score),
+              detector.Detection((x1 + 1, ym, x2 - 1, y2 - 1), whole.score)]
+    cut = detector.AspectView(hand.rgb, hand.fx, hand.fy, hand.detections[1:] + halves)
+    likeness = lambda views: [[0.5 if d in halves else 0.99 for d in dets] for _, dets in views]  # noqa: E731
+    merged = detector.with_closeup(rgb, cut, 320, likeness)
+    boxes = [d.box for d in merged.detections]
+    assert whole.box in boxes and not any(h.box in boxes for h in halves)
+    assert len(boxes) == len(hand.detections)
+    cfg["closeup_merge"] = False
+    assert detector.with_closeup(rgb, cut, 320, likeness) is cut        # merging off: the view as it was

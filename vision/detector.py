@@ -251,6 +251,8 @@ def with_closeup(rgb: np.ndarray, view: AspectView, det_size: int, tile_likeness
     merges = whole_tiles([unscale(d.box, view.fx, view.fy) for d in view.detections], ours,
                          [unscale(d.box, other.fx, other.fy) for d in other.detections], theirs,
                          cfg.get("closeup_piece_area", 0.6), cfg.get("closeup_sureness", 1.0))
+    if not merges:
+        return view
     taken = {i for _, pieces in merges for i in pieces}
     if (view.fx, view.fy) == (other.fx, other.fy):
         kept = [d for i, d in enumerate(view.detections) if i not in taken]
