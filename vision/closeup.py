@@ -52,6 +52,18 @@ def _inside(piece, whole) -> float:
     return ix * iy / max(_area(piece), 1e-9)
 
 
+def piece_candidates(pieces: list, wholes: list, piece_area: float = PIECE_AREA) -> dict[int, list[int]]:
+    """Whole index -> indices of the boxes of ``pieces`` that lie inside it as pieces (each >=
+    80 % inside, each <= ``piece_area`` of its area): geometry only, so the classifier need
+    read just these boxes (none at all on a photo whose tiles both detectors find whole)."""
+    out = {}
+    for j, w in enumerate(wholes):
+        inside = [i for i, b in enumerate(pieces) if _inside(b, w) >= PIECE_INSIDE and _area(b) <= piece_area * _area(w)]
+        if inside:
+            out[j] = inside
+    return out
+
+
 def whole_tiles(pieces: list, pieces_sure: list[float], wholes: list, wholes_sure: list[float],
                 piece_area: float = PIECE_AREA, sureness: float = SURENESS):
     """Which boxes of ``pieces`` are pieces of one tile found whole in ``wholes``: a list of
@@ -59,16 +71,15 @@ def whole_tiles(pieces: list, pieces_sure: list[float], wholes: list, wholes_sur
 
     Why: the main detector cuts a lone or big tile into pieces (a 3-circle tile as three
     ``1p``, a character tile as two boxes), and in a squeezed view the pieces even look
-    tile-shaped. A close-up detection replaces the boxes inside it (each >= 80 % inside, each
-    <= 60 % of its area) when there are at least two of them, or one that reads less surely,
-    and the whole box reads at least as surely as the surest piece (``*_sure``: the
-    classifier's top probability per box)."""
+    tile-shaped. A close-up detection replaces its pieces (:func:`piece_candidates`) when
+    there are at least two of them, or one that reads less surely, and the whole box reads at
+    least ``sureness`` as surely as the surest piece (``*_sure``: the classifier's top
+    probability per box; only those of candidate boxes are looked at)."""
+    candidates = piece_candidates(pieces, wholes, piece_area)
     taken: set[int] = set()
     out = []
-    for j in sorted(range(len(wholes)), key=lambda j: -wholes_sure[j]):
-        w = wholes[j]
-        inside = [i for i in range(len(pieces)) if i not in taken
-                  and _inside(pieces[i], w) >= PIECE_INSIDE and _area(pieces[i]) <= piece_area * _area(w)]
+    for j in sorted(candidates, key=lambda j: -wholes_sure[j]):
+        inside = [i for i in candidates[j] if i not in taken]
         if not inside:
             continue
         surest = max(pieces_sure[i] for i in inside)

@@ -245,12 +245,25 @@ def with_closeup(rgb: np.ndarray, view: AspectView, det_size: int, tile_likeness
         return view
     # the main view reads better as a whole, but single tiles in it may be cut into pieces
     # (vision.closeup.whole_tiles): compared in photo pixels, whatever each view's squeeze
-    from .closeup import whole_tiles
+    from .closeup import piece_candidates, whole_tiles
 
-    ours, theirs = tile_likeness([(view.rgb, view.detections), (other.rgb, other.detections)])
-    merges = whole_tiles([unscale(d.box, view.fx, view.fy) for d in view.detections], ours,
-                         [unscale(d.box, other.fx, other.fy) for d in other.detections], theirs,
-                         cfg.get("closeup_piece_area", 0.6), cfg.get("closeup_sureness", 1.0))
+    mine_boxes = [unscale(d.box, view.fx, view.fy) for d in view.detections]
+    whole_boxes = [unscale(d.box, other.fx, other.fy) for d in other.detections]
+    piece_area = cfg.get("closeup_piece_area", 0.6)
+    candidates = piece_candidates(mine_boxes, whole_boxes, piece_area)
+    if not candidates:
+        return view
+    # read only the boxes involved (one batch); the others are never looked at
+    need_mine = sorted({i for group in candidates.values() for i in group})
+    need_whole = sorted(candidates)
+    got_mine, got_whole = tile_likeness([(view.rgb, [view.detections[i] for i in need_mine]),
+                                         (other.rgb, [other.detections[j] for j in need_whole])])
+    ours, theirs = [0.0] * len(mine_boxes), [0.0] * len(whole_boxes)
+    for i, v in zip(need_mine, got_mine):
+        ours[i] = v
+    for j, v in zip(need_whole, got_whole):
+        theirs[j] = v
+    merges = whole_tiles(mine_boxes, ours, whole_boxes, theirs, piece_area, cfg.get("closeup_sureness", 1.0))
     if not merges:
         return view
     taken = {i for _, pieces in merges for i in pieces}
