@@ -64,18 +64,16 @@ def piece_candidates(pieces: list, wholes: list, piece_area: float = PIECE_AREA)
     return out
 
 
-def whole_tiles(pieces: list, pieces_sure: list[float], wholes: list, wholes_sure: list[float],
-                piece_area: float = PIECE_AREA, sureness: float = SURENESS):
-    """Which boxes of ``pieces`` are pieces of one tile found whole in ``wholes``: a list of
-    (whole index, [piece indices]). Boxes are (x1, y1, x2, y2) in one frame (photo pixels).
+def whole_tiles(candidates: dict[int, list[int]], pieces_sure, wholes_sure, sureness: float = SURENESS):
+    """Which pieces (:func:`piece_candidates`) are pieces of one tile found whole: a list of
+    (whole index, [piece indices]).
 
     Why: the main detector cuts a lone or big tile into pieces (a 3-circle tile as three
     ``1p``, a character tile as two boxes), and in a squeezed view the pieces even look
-    tile-shaped. A close-up detection replaces its pieces (:func:`piece_candidates`) when
-    there are at least two of them, or one that reads less surely, and the whole box reads at
-    least ``sureness`` as surely as the surest piece (``*_sure``: the classifier's top
-    probability per box; only those of candidate boxes are looked at)."""
-    candidates = piece_candidates(pieces, wholes, piece_area)
+    tile-shaped. A whole box replaces its pieces when there are at least two of them, or one
+    that reads less surely, and it reads at least ``sureness`` as surely as the surest piece
+    (``*_sure``: the classifier's top probability, indexed like the boxes, needed only for the
+    candidates). Each piece goes to one whole tile, the surest whole first."""
     taken: set[int] = set()
     out = []
     for j in sorted(candidates, key=lambda j: -wholes_sure[j]):

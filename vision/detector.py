@@ -241,37 +241,35 @@ def with_closeup(rgb: np.ndarray, view: AspectView, det_size: int, tile_likeness
     close = _evidence(other.detections) * float(np.mean(theirs))
     if close > cfg.get("closeup_margin", 1.0) * mine:
         return other
-    if not cfg.get("closeup_merge"):
-        return view
-    # the main view reads better as a whole, but single tiles in it may be cut into pieces
-    # (vision.closeup.whole_tiles): compared in photo pixels, whatever each view's squeeze
-    from .closeup import piece_candidates, whole_tiles
+    return _pieces_made_whole(view, other, tile_likeness) if cfg.get("closeup_merge") else view
 
-    mine_boxes = [unscale(d.box, view.fx, view.fy) for d in view.detections]
-    whole_boxes = [unscale(d.box, other.fx, other.fy) for d in other.detections]
-    piece_area = cfg.get("closeup_piece_area", 0.6)
-    candidates = piece_candidates(mine_boxes, whole_boxes, piece_area)
+
+def _pieces_made_whole(view: AspectView, other: AspectView, tile_likeness) -> AspectView:
+    """``view`` (the main detector's, kept by the weighing) with the tiles it cut into pieces
+    replaced by the close-up view's whole boxes (:func:`vision.closeup.whole_tiles`), compared
+    in photo pixels whatever each view's squeeze. Only the boxes the geometry pairs are read
+    (one batch). When the views are in different frames the close-up view is taken whole if
+    its tiles replace at least half of the main view's evidence."""
+    from .closeup import PIECE_AREA, SURENESS, piece_candidates, whole_tiles
+
+    cfg = models.settings()
+    mine = [unscale(d.box, view.fx, view.fy) for d in view.detections]
+    wholes = [unscale(d.box, other.fx, other.fy) for d in other.detections]
+    candidates = piece_candidates(mine, wholes, cfg.get("closeup_piece_area", PIECE_AREA))
     if not candidates:
         return view
-    # read only the boxes involved (one batch); the others are never looked at
     need_mine = sorted({i for group in candidates.values() for i in group})
     need_whole = sorted(candidates)
     got_mine, got_whole = tile_likeness([(view.rgb, [view.detections[i] for i in need_mine]),
                                          (other.rgb, [other.detections[j] for j in need_whole])])
-    ours, theirs = [0.0] * len(mine_boxes), [0.0] * len(whole_boxes)
-    for i, v in zip(need_mine, got_mine):
-        ours[i] = v
-    for j, v in zip(need_whole, got_whole):
-        theirs[j] = v
-    merges = whole_tiles(mine_boxes, ours, whole_boxes, theirs, piece_area, cfg.get("closeup_sureness", 1.0))
+    merges = whole_tiles(candidates, dict(zip(need_mine, got_mine)), dict(zip(need_whole, got_whole)),
+                         cfg.get("closeup_sureness", SURENESS))
     if not merges:
         return view
     taken = {i for _, pieces in merges for i in pieces}
     if (view.fx, view.fy) == (other.fx, other.fy):
-        kept = [d for i, d in enumerate(view.detections) if i not in taken]
-        merged = kept + [other.detections[j] for j, _ in merges]
+        merged = [d for i, d in enumerate(view.detections) if i not in taken] + [other.detections[j] for j, _ in merges]
         return AspectView(view.rgb, view.fx, view.fy, sorted(merged, key=lambda d: -d.score), view.weak)
-    # other frames: the close-up view as a whole when most of the main evidence was pieces
     pieces = sum(view.detections[i].score for i in taken)
     return other if pieces >= 0.5 * _evidence(view.detections) else view
 

@@ -88,28 +88,24 @@ def load_font(path: str | None, size: int):
 
 
 @lru_cache(maxsize=4096)
-def covers(path: str, text: str) -> bool:
-    """Whether the font draws every character of ``text`` (not its missing-glyph box): each
-    character's ink must differ from that of a private-use code point no font defines."""
-    font = load_font(path, 48)
+def covers(path: str | None, text: str) -> bool:
+    """Whether the font loads and draws every character of ``text`` (not its missing-glyph
+    box): each character's ink must differ from that of a private-use code point no font
+    defines."""
+    try:
+        font = load_font(path, 48)
+    except OSError:
+        return False
 
-    def ink(ch: str) -> bytes:
+    def ink(ch: str):
         mask = font.getmask(ch)
-        return bytes(mask) + bytes(str(mask.size), "ascii")
+        return (bytes(mask), mask.size) if mask.getbbox() else None
 
     missing = ink("\U0010FFFD")
-    return all(font.getmask(ch).getbbox() and ink(ch) != missing for ch in text)
+    return all((drawn := ink(ch)) is not None and drawn != missing for ch in text)
 
 
 def fonts_covering(text: str) -> tuple[str, ...]:
     """Every font file in the searched folders that draws all of ``text`` (e.g. 梅蘭菊竹春夏秋冬
     for bonus faces): more faces than the generator's fixed CJK list, for crop sources."""
-    return tuple(str(p) for p in _font_files(font_dirs()) if _loads(str(p)) and covers(str(p), text))
-
-
-def _loads(path: str) -> bool:
-    try:
-        load_font(path, 12)
-    except OSError:
-        return False
-    return True
+    return tuple(str(p) for p in _font_files(font_dirs()) if covers(str(p), text))

@@ -122,7 +122,7 @@ def bonus_face(kind: str, rng: np.random.Generator, cjk: tuple[str, ...], latin:
 def indexed_face(face: np.ndarray, kind: str, rng: np.random.Generator, latin: tuple[str | None, ...]) -> np.ndarray:
     """An art face of a suit tile with its number (an honour with its letter) drawn in a
     corner, as Western sets print them: the counter-examples to 'a corner digit is a bonus'."""
-    label = kind[0] if kind[0].isdigit() else {"E": "E", "S": "S", "W": "W", "N": "N", "R": "C", "G": "F", "Wh": "P"}[kind]
+    label = {"R": "C", "G": "F", "Wh": "P"}.get(kind, kind[0])      # digit, or E S W N; dragons C F P
     img = Image.fromarray(face).resize((P.W * P.SS, P.H * P.SS), Image.LANCZOS)
     draw = ImageDraw.Draw(img)
     x, y = CORNERS[int(rng.integers(2))]

@@ -219,8 +219,8 @@ def main() -> None:
                     help="start from the weights of an exported classifier (e.g. models/tile_classifier.onnx; "
                          "implies --arch lite); its batch norms stay frozen (nets.load_onnx_classifier)")
     ap.add_argument("--source", action="append", default=[], metavar="NAME=N",
-                    help="add a generated crop source to the art share: bonus=N renders N flower/season "
-                         "crops per kind with set-independent cues (vision/training/bonus_faces.py)")
+                    help="add a generated crop source with its own share (--shares ...,bonus=S): bonus=N renders "
+                         "N flower/season crops per kind with set-independent cues (vision/training/bonus_faces.py)")
     add_data_root_option(ap)
     args = ap.parse_args()
     art_root = data_path(ap, args.data_root, ART)
