@@ -389,7 +389,10 @@ def test_remembered_context_is_shown_with_the_score_and_reset(server, browser):
     page.click("#context-reset")
     page.wait_for_function("document.querySelector('#context-line').dataset.remembered === 'false'")
     assert "not set" in page.locator("#context-text").text_content()
-    page.wait_for_selector("#result[data-state='missing']")
+    # the result may already be 'missing' (no win type yet) while the rescore after Reset is
+    # on its way: wait for its answer, whose note names the seat wind
+    page.wait_for_function("document.querySelector('#result-note').textContent.includes('seat wind')")
+    assert page.locator("#result").get_attribute("data-state") == "missing"
     assert "seat wind" in page.locator("#result-note").text_content()
     assert page.evaluate("localStorage.getItem('mjscore')").find('"seat":null') >= 0
     context.close()
