@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import models
+from .bonus_reader import with_bonus_reader
 from .crops import CONTEXT, CROP_SIZE, square_crop, to_tensor
 from .kinds import KINDS
 
@@ -56,10 +57,13 @@ def _crops(rgb: np.ndarray, boxes) -> np.ndarray:
     return np.stack([square_crop(rgb, b, size, context) for b in boxes])
 
 
-def classify_boxes(rgb: np.ndarray, boxes, turns: int | None = None, embed: bool = False) -> list[KindRead]:
+def classify_boxes(rgb: np.ndarray, boxes, turns: int | None = None, embed: bool = False,
+                   bonus_reader: bool = True) -> list[KindRead]:
     """Classify each box's crop. With ``turns`` = 2 or 4 the crop is also classified turned by
     180 (and 90, 270) degrees and the kind probabilities averaged (test-time augmentation);
-    the orientation read of each turned copy is turned back before averaging. With ``embed``
+    the orientation read of each turned copy is turned back before averaging; crops that look
+    like flowers or seasons are then re-weighed by the bonus reader (``vision/bonus_reader.py``)
+    where recognizer.json names one (not with ``bonus_reader=False``). With ``embed``
     each read keeps the embeddings of its turned copies (turns x 256)."""
     if not len(boxes):
         return []
@@ -67,9 +71,13 @@ def classify_boxes(rgb: np.ndarray, boxes, turns: int | None = None, embed: bool
     crops = _crops(rgb, boxes)
     ks = {1: [0], 2: [0, 2], 4: [0, 1, 2, 3]}[turns]
     reads = [classify_crops(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))), embed=embed) for k in ks]
+    # flowers and seasons get a second opinion that reads the cues every set shares
+    all_probs = np.array([np.mean([r[i].probs for r in reads], axis=0) for i in range(len(boxes))])
+    if bonus_reader:
+        all_probs = with_bonus_reader(all_probs, crops)
     out = []
     for i in range(len(boxes)):
-        probs = np.mean([r[i].probs for r in reads], axis=0)
+        probs = all_probs[i]
         # a copy turned k quarter turns CCW shows the face at (angle + k): roll back by k
         orient = np.mean([np.roll(r[i].orient, -k) for r, k in zip(reads, ks)], axis=0)
         emb = np.concatenate([r[i].embedding for r in reads]) if embed else None

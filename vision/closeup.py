@@ -12,7 +12,12 @@ the main one's own tiles say the photo may be a close-up: fewer than ``closeup_m
 found (10 in recognizer.json; a whole hand is 14 or more), or a median tile of at least
 ``big_tile_px`` (40) at the detector's input (hand photos have 10-30 px tiles there); its view
 is then kept only when it reads better (``vision.detector.with_closeup``). The check costs
-nothing; the extra passes run on such photos only."""
+nothing; the extra passes run on such photos only.
+
+On such photos the tiles still cut into pieces are made whole in two ways: by a close-up box
+that holds the pieces (:func:`piece_candidates`, :func:`whole_tiles`; ``closeup_merge``), and,
+where no detector found the tile whole, by the pieces' own union when it is tile-shaped and
+reads surer than every piece (:func:`piece_clusters`; ``closeup_join``)."""
 
 from __future__ import annotations
 
@@ -85,3 +90,52 @@ def whole_tiles(candidates: dict[int, list[int]], pieces_sure, wholes_sure, sure
             taken.update(inside)
             out.append((j, inside))
     return out
+
+
+JOIN_GAP = 1.0          # boxes closer than this many short sides (of the smaller) are one cluster
+JOIN_GROW = (1.0, 1.15)  # the union box, and the union grown by 15 % (pieces often stop short of the edges)
+TILE_SHAPE = (0.5, 0.95)  # short / long side of a tile face, upright or sideways, with some perspective
+
+
+def _gap(a, b) -> float:
+    return max(a[0] - b[2], b[0] - a[2], a[1] - b[3], b[1] - a[3], 0.0)
+
+
+def piece_clusters(boxes: list, gap: float = JOIN_GAP) -> list[list[int]]:
+    """Groups of two or more boxes that lie within ``gap`` short sides of each other (single
+    linkage), whose union is tile-shaped: a lone tile the detectors found only in pieces.
+    A row of tiles is one long cluster and never tile-shaped, so hand photos yield none."""
+    n = len(boxes)
+    parent = list(range(n))
+
+    def root(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    short = [min(b[2] - b[0], b[3] - b[1]) for b in boxes]
+    for i in range(n):
+        for j in range(i + 1, n):
+            if _gap(boxes[i], boxes[j]) <= gap * min(short[i], short[j]):
+                parent[root(i)] = root(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(root(i), []).append(i)
+    return [g for g in groups.values() if len(g) >= 2 and tile_shaped(union_box([boxes[i] for i in g]))]
+
+
+def union_box(boxes) -> tuple[float, float, float, float]:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def tile_shaped(box, shape: tuple[float, float] = TILE_SHAPE) -> bool:
+    w, h = box[2] - box[0], box[3] - box[1]
+    return w > 0 and h > 0 and shape[0] <= min(w, h) / max(w, h) <= shape[1]
+
+
+def grown(box, factor: float, limit: tuple[int, int]) -> tuple[float, float, float, float]:
+    """``box`` scaled by ``factor`` about its centre, kept inside a ``limit`` = (width, height) image."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    hw, hh = (box[2] - box[0]) * factor / 2, (box[3] - box[1]) * factor / 2
+    return (max(0.0, cx - hw), max(0.0, cy - hh), min(float(limit[0]), cx + hw), min(float(limit[1]), cy + hh))

@@ -233,15 +233,17 @@ def with_closeup(rgb: np.ndarray, view: AspectView, det_size: int, tile_likeness
     if not name or not needs_closeup([d.box for d in view.detections], view.rgb.shape, det_size):
         return view
     other = detect_any_aspect(rgb, tile_likeness=tile_likeness, model=name, closeup=False)
-    if not other.detections:
-        return view
-    sample = cfg.get("view_sample", 8)
-    ours, theirs = tile_likeness([(view.rgb, view.detections[:sample]), (other.rgb, other.detections[:sample])])
-    mine = _evidence(view.detections) * (float(np.mean(ours)) if ours else 0.0)
-    close = _evidence(other.detections) * float(np.mean(theirs))
-    if close > cfg.get("closeup_margin", 1.0) * mine:
-        return other
-    return _pieces_made_whole(view, other, tile_likeness) if cfg.get("closeup_merge") else view
+    chosen = view
+    if other.detections:
+        sample = cfg.get("view_sample", 8)
+        ours, theirs = tile_likeness([(view.rgb, view.detections[:sample]), (other.rgb, other.detections[:sample])])
+        mine = _evidence(view.detections) * (float(np.mean(ours)) if ours else 0.0)
+        close = _evidence(other.detections) * float(np.mean(theirs))
+        if close > cfg.get("closeup_margin", 1.0) * mine:
+            chosen = other
+        elif cfg.get("closeup_merge"):
+            chosen = _pieces_made_whole(view, other, tile_likeness)
+    return _pieces_joined(rgb, chosen, tile_likeness) if cfg.get("closeup_join") else chosen
 
 
 def _pieces_made_whole(view: AspectView, other: AspectView, tile_likeness) -> AspectView:
@@ -272,6 +274,43 @@ def _pieces_made_whole(view: AspectView, other: AspectView, tile_likeness) -> As
         return AspectView(view.rgb, view.fx, view.fy, sorted(merged, key=lambda d: -d.score), view.weak)
     pieces = sum(view.detections[i].score for i in taken)
     return other if pieces >= 0.5 * _evidence(view.detections) else view
+
+
+def _pieces_joined(rgb: np.ndarray, view: AspectView, tile_likeness) -> AspectView:
+    """``view`` with each lone tile that both detectors found only in pieces made one box:
+    pieces that cluster into a tile-shaped union (:func:`vision.closeup.piece_clusters`) are
+    replaced by that union (or the union grown a little, whichever reads surer) when it reads
+    at least ``closeup_join_sureness`` as surely as the surest piece. Why: a tile alone or big
+    in the frame often comes back as strips or corners, and where the close-up detector has no
+    whole box either, nothing else makes it whole. The union is read in the photo itself (a
+    tile is tile-shaped there), so a view with a join is returned in photo pixels."""
+    from .closeup import JOIN_GAP, JOIN_GROW, SURENESS, grown, piece_clusters, union_box
+
+    cfg = models.settings()
+    boxes = [unscale(d.box, view.fx, view.fy) for d in view.detections]
+    clusters = piece_clusters(boxes, cfg.get("closeup_join_gap", JOIN_GAP))
+    if not clusters:
+        return view
+    h, w = rgb.shape[:2]
+    unions = [[grown(union_box([boxes[i] for i in g]), f, (w, h)) for f in JOIN_GROW] for g in clusters]
+    got_pieces, got_unions = tile_likeness([(view.rgb, [view.detections[i] for g in clusters for i in g]),
+                                            (rgb, [Detection(u, 0.0) for us in unions for u in us])])
+    sureness = cfg.get("closeup_join_sureness", SURENESS)
+    joins, k, m = [], 0, 0
+    for g, us in zip(clusters, unions):
+        surest_piece = max(got_pieces[k:k + len(g)])
+        reads = got_unions[m:m + len(us)]
+        k, m = k + len(g), m + len(us)
+        best = int(np.argmax(reads))
+        if reads[best] >= sureness * surest_piece:
+            joins.append((g, Detection(us[best], max(view.detections[i].score for i in g))))
+    if not joins:
+        return view
+    taken = {i for g, _ in joins for i in g}
+    dets = [Detection(boxes[i], d.score) for i, d in enumerate(view.detections) if i not in taken]
+    dets += [d for _, d in joins]
+    weak = tuple(Detection(unscale(d.box, view.fx, view.fy), d.score) for d in view.weak)
+    return AspectView(rgb, 1.0, 1.0, sorted(dets, key=lambda d: -d.score), weak)
 
 
 def with_small_tiles(rgb: np.ndarray, dets: list[Detection], weak: list[Detection] = (),

@@ -1,0 +1,85 @@
+"""A lone tile found only in pieces, by both detectors, is made one box from the pieces' union
+(``vision.closeup.piece_clusters`` and ``vision.detector._pieces_joined``), and only then."""
+
+import numpy as np
+
+from mjscore.vision import detector
+from mjscore.vision.closeup import grown, piece_clusters, tile_shaped, union_box
+from mjscore.vision.detector import AspectView, Detection
+
+# a 90 x 120 tile cut into three horizontal strips (what a squeezed view makes of it)
+STRIPS = [(100, 100, 190, 130), (100, 140, 190, 175), (100, 185, 190, 220)]
+ROW = [(100 + 95 * i, 100, 190 + 95 * i, 220) for i in range(6)]      # six whole tiles in a row
+
+
+def test_strips_of_one_tile_are_one_cluster_and_a_row_of_tiles_none():
+    assert piece_clusters(STRIPS) == [[0, 1, 2]]
+    assert piece_clusters(ROW) == []                   # one long cluster, never tile-shaped
+    far = (400, 300, 490, 330)                          # a strip of another tile, far away, is not joined
+    assert piece_clusters(STRIPS + [far]) == [[0, 1, 2]]
+    assert piece_clusters([STRIPS[0], far]) == []
+
+
+def test_tile_shapes_and_growing():
+    assert tile_shaped((0, 0, 90, 120)) and tile_shaped((0, 0, 120, 90))
+    assert not tile_shaped((0, 0, 90, 30)) and not tile_shaped((0, 0, 100, 100))
+    assert union_box(STRIPS) == (100, 100, 190, 220)
+    assert grown((100, 100, 200, 200), 1.2, (1000, 1000)) == (90, 90, 210, 210)
+    assert grown((0, 0, 100, 100), 1.2, (105, 105)) == (0, 0, 105, 105)
+
+
+def view_of(boxes, fx=1.0, fy=1.0):
+    rgb = np.zeros((400, 600, 3), np.uint8)
+    return rgb, AspectView(rgb, fx, fy, [Detection(b, 0.6) for b in boxes])
+
+
+def likeness(piece_read, union_read):
+    """A stand-in for the classifier: pieces (read in the view) and unions (read in the photo)."""
+    def read(views):
+        return [[piece_read] * len(views[0][1]), [union_read(d.box) for d in views[1][1]]]
+    return read
+
+
+def test_pieces_are_replaced_by_their_union_when_it_reads_surer(monkeypatch):
+    monkeypatch.setattr(detector.models, "settings", lambda: {"closeup_join_sureness": 1.0})
+    rgb, view = view_of(STRIPS)
+    out = detector._pieces_joined(rgb, view, likeness(0.5, lambda b: 0.9))
+    assert [d.box for d in out.detections] == [union_box(STRIPS)]
+    assert out.detections[0].score == 0.6
+    # a union that reads less surely than the surest piece changes nothing
+    assert detector._pieces_joined(rgb, view, likeness(0.5, lambda b: 0.4)) is view
+
+
+def test_a_join_in_a_squeezed_view_comes_back_in_photo_pixels(monkeypatch):
+    monkeypatch.setattr(detector.models, "settings", lambda: {})
+    squeezed = [(x1, y1 / 4, x2, y2 / 4) for x1, y1, x2, y2 in STRIPS]   # the view squeezed 4x in y
+    rgb, view = view_of(squeezed + [(300, 50, 390, 80)], fy=0.25)
+    out = detector._pieces_joined(rgb, view, likeness(0.5, lambda b: 0.9))
+    assert (out.fx, out.fy) == (1.0, 1.0) and out.rgb is rgb
+    assert sorted(d.box for d in out.detections) == [union_box(STRIPS), (300, 200, 390, 320)]
+
+
+def test_a_real_tile_found_only_as_strips_is_read_whole():
+    """photo_2's first tile-shaped labelled tile given as three strips (what a squeezed view
+    makes of a lone tile): with the real classifier the union reads surer than the strips,
+    replaces them, and reads as the labelled kind."""
+    from pathlib import Path
+
+    from mjscore.vision.classifier import classify_boxes, ranked, read_confidence
+    from mjscore.vision.evaluate import dataset_tokens, labelled_tiles
+    from mjscore.vision.imageio import load_image
+    from mjscore.vision.yolo import image_label_pairs
+
+    folder = Path(__file__).resolve().parent.parent / "samples" / "chinese-v4"
+    item = next(i for i in image_label_pairs(folder) if i.image.name == "photo_2.jpg")
+    rgb = load_image(item.image).rgb
+    kind, (x1, y1, x2, y2) = next((k, b) for k, b in labelled_tiles(item, rgb.shape[1], rgb.shape[0],
+                                                                    dataset_tokens(folder)) if tile_shaped(b))
+    h = (y2 - y1) / 3
+    strips = [(x1, y1 + i * h + 1, x2, y1 + (i + 1) * h - 1) for i in range(3)]
+    view = AspectView(rgb, 1.0, 1.0, [Detection(b, 0.6) for b in strips])
+    out = detector._pieces_joined(rgb, view, read_confidence)
+    assert len(out.detections) == 1
+    box = out.detections[0].box
+    assert box[0] <= x1 + 1 and box[2] >= x2 - 1 and box[1] <= y1 + 1 and box[3] >= y2 - 1
+    assert ranked(classify_boxes(rgb, [box])[0])[0][0] == kind
