@@ -4,7 +4,7 @@
 import numpy as np
 
 from mjscore.vision import detector
-from mjscore.vision.closeup import grown, piece_clusters, tile_shaped, union_box
+from mjscore.vision.closeup import grown, join_choice, piece_clusters, tile_shaped, union_box
 from mjscore.vision.detector import AspectView, Detection
 
 # a 90 x 120 tile cut into three horizontal strips (what a squeezed view makes of it)
@@ -15,6 +15,8 @@ ROW = [(100 + 95 * i, 100, 190 + 95 * i, 220) for i in range(6)]      # six whol
 def test_strips_of_one_tile_are_one_cluster_and_a_row_of_tiles_none():
     assert piece_clusters(STRIPS) == [[0, 1, 2]]
     assert piece_clusters(ROW) == []                   # one long cluster, never tile-shaped
+    heap = [(100 + 95 * i, 100 + 125 * j, 190 + 95 * i, 220 + 125 * j) for i in range(4) for j in range(4)]
+    assert tile_shaped(union_box(heap)) and piece_clusters(heap) == []        # 16 tiles are no tile's pieces
     far = (400, 300, 490, 330)                          # a strip of another tile, far away, is not joined
     assert piece_clusters(STRIPS + [far]) == [[0, 1, 2]]
     assert piece_clusters([STRIPS[0], far]) == []
@@ -26,6 +28,18 @@ def test_tile_shapes_and_growing():
     assert union_box(STRIPS) == (100, 100, 190, 220)
     assert grown((100, 100, 200, 200), 1.2, (1000, 1000)) == (90, 90, 210, 210)
     assert grown((0, 0, 100, 100), 1.2, (105, 105)) == (0, 0, 105, 105)
+
+
+def test_a_union_must_read_surer_than_its_pieces_and_surely_enough():
+    assert join_choice(STRIPS, [0.5, 0.6, 0.4], [0.85, 0.9]) == 1           # the surer candidate
+    assert join_choice(STRIPS, [0.5, 0.95, 0.4], [0.85, 0.9]) is None        # a piece reads surer
+    assert join_choice(STRIPS, [0.2, 0.3, 0.1], [0.5, 0.6]) is None          # surer, but not sure
+
+
+def test_two_sure_whole_tiles_side_by_side_are_never_joined():
+    pair = [(100, 100, 190, 220), (192, 100, 282, 220)]                      # two upright 90 x 120 tiles
+    assert join_choice(pair, [0.95, 0.97], [0.99]) is None
+    assert join_choice(pair, [0.95, 0.6], [0.99]) == 0     # one unsure box: may be a piece
 
 
 def view_of(boxes, fx=1.0, fy=1.0):

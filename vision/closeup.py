@@ -93,8 +93,11 @@ def whole_tiles(candidates: dict[int, list[int]], pieces_sure, wholes_sure, sure
 
 
 JOIN_GAP = 1.0          # boxes closer than this many short sides (of the smaller) are one cluster
+JOIN_MAX_PIECES = 12    # more boxes than this in a cluster are tiles (a heap, a grid), not one tile's pieces
 JOIN_GROW = (1.0, 1.15)  # the union box, and the union grown by 15 % (pieces often stop short of the edges)
 TILE_SHAPE = (0.5, 0.95)  # short / long side of a tile face, upright or sideways, with some perspective
+WHOLE_SHAPE = (0.65, 0.9)  # ... of a box that is most likely a whole tile (a 3:4 face, little perspective)
+JOIN_MIN_READ = 0.8     # the union must read at least this surely, whatever its pieces read
 
 
 def _gap(a, b) -> float:
@@ -102,9 +105,10 @@ def _gap(a, b) -> float:
 
 
 def piece_clusters(boxes: list, gap: float = JOIN_GAP) -> list[list[int]]:
-    """Groups of two or more boxes that lie within ``gap`` short sides of each other (single
-    linkage), whose union is tile-shaped: a lone tile the detectors found only in pieces.
-    A row of tiles is one long cluster and never tile-shaped, so hand photos yield none."""
+    """Groups of two to ``JOIN_MAX_PIECES`` boxes that lie within ``gap`` short sides of each
+    other (single linkage), whose union is tile-shaped: a lone tile the detectors found only in
+    pieces. A row of tiles is one long cluster and never tile-shaped, so hand photos yield none;
+    a heap of 25 tiles may be tile-shaped but has too many boxes (and costs no classifier read)."""
     n = len(boxes)
     parent = list(range(n))
 
@@ -122,7 +126,8 @@ def piece_clusters(boxes: list, gap: float = JOIN_GAP) -> list[list[int]]:
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(root(i), []).append(i)
-    return [g for g in groups.values() if len(g) >= 2 and tile_shaped(union_box([boxes[i] for i in g]))]
+    return [g for g in groups.values()
+            if 2 <= len(g) <= JOIN_MAX_PIECES and tile_shaped(union_box([boxes[i] for i in g]))]
 
 
 def union_box(boxes) -> tuple[float, float, float, float]:
@@ -139,3 +144,18 @@ def grown(box, factor: float, limit: tuple[int, int]) -> tuple[float, float, flo
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     hw, hh = (box[2] - box[0]) * factor / 2, (box[3] - box[1]) * factor / 2
     return (max(0.0, cx - hw), max(0.0, cy - hh), min(float(limit[0]), cx + hw), min(float(limit[1]), cy + hh))
+
+
+def join_choice(pieces: list, pieces_sure: list[float], union_reads: list[float],
+                sureness: float = SURENESS, min_read: float = JOIN_MIN_READ) -> int | None:
+    """Which union candidate (index into ``union_reads``) replaces a cluster's ``pieces``, or
+    None. The surest candidate wins if it reads at least ``sureness`` as surely as the surest
+    piece and at least ``min_read``; never when two pieces are themselves sure (>= 0.9)
+    whole-tile-shaped boxes: those are two tiles side by side (a pair, two stacked backs),
+    whose union a classifier may still read surely."""
+    whole = sum(1 for b, p in zip(pieces, pieces_sure) if p >= 0.9 and tile_shaped(b, WHOLE_SHAPE))
+    if whole >= 2 or not union_reads:
+        return None
+    best = int(np.argmax(union_reads))
+    ok = union_reads[best] >= max(sureness * max(pieces_sure), min_read)
+    return best if ok else None

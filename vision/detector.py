@@ -280,11 +280,13 @@ def _pieces_joined(rgb: np.ndarray, view: AspectView, tile_likeness) -> AspectVi
     """``view`` with each lone tile that both detectors found only in pieces made one box:
     pieces that cluster into a tile-shaped union (:func:`vision.closeup.piece_clusters`) are
     replaced by that union (or the union grown a little, whichever reads surer) when it reads
-    at least ``closeup_join_sureness`` as surely as the surest piece. Why: a tile alone or big
-    in the frame often comes back as strips or corners, and where the close-up detector has no
-    whole box either, nothing else makes it whole. The union is read in the photo itself (a
+    at least ``closeup_join_sureness`` as surely as the surest piece and at least
+    ``closeup_join_min_read``, unless two pieces are sure whole tiles
+    (:func:`vision.closeup.join_choice`). Why: a tile alone or big in the frame often comes
+    back as strips or corners, and where the close-up detector has no whole box either,
+    nothing else makes it whole. The union is read in the photo itself (a
     tile is tile-shaped there), so a view with a join is returned in photo pixels."""
-    from .closeup import JOIN_GAP, JOIN_GROW, SURENESS, grown, piece_clusters, union_box
+    from .closeup import JOIN_GAP, JOIN_GROW, JOIN_MIN_READ, SURENESS, grown, join_choice, piece_clusters, union_box
 
     cfg = models.settings()
     boxes = [unscale(d.box, view.fx, view.fy) for d in view.detections]
@@ -295,14 +297,12 @@ def _pieces_joined(rgb: np.ndarray, view: AspectView, tile_likeness) -> AspectVi
     unions = [[grown(union_box([boxes[i] for i in g]), f, (w, h)) for f in JOIN_GROW] for g in clusters]
     got_pieces, got_unions = tile_likeness([(view.rgb, [view.detections[i] for g in clusters for i in g]),
                                             (rgb, [Detection(u, 0.0) for us in unions for u in us])])
-    sureness = cfg.get("closeup_join_sureness", SURENESS)
+    sureness, min_read = cfg.get("closeup_join_sureness", SURENESS), cfg.get("closeup_join_min_read", JOIN_MIN_READ)
     joins, k, m = [], 0, 0
     for g, us in zip(clusters, unions):
-        surest_piece = max(got_pieces[k:k + len(g)])
-        reads = got_unions[m:m + len(us)]
+        best = join_choice([boxes[i] for i in g], got_pieces[k:k + len(g)], got_unions[m:m + len(us)], sureness, min_read)
         k, m = k + len(g), m + len(us)
-        best = int(np.argmax(reads))
-        if reads[best] >= sureness * surest_piece:
+        if best is not None:
             joins.append((g, Detection(us[best], max(view.detections[i].score for i in g))))
     if not joins:
         return view

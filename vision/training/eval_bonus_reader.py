@@ -42,23 +42,14 @@ def _labelled_crops(folder: Path, limit: int | None):
             yield rgb, [b for _, b in tiles], [KIND_INDEX[k] for k, _ in tiles]
 
 
-def _cached(path: Path, build):
-    if path.exists():
-        d = np.load(path)
-        return d["a"], d["y"]
-    a, y = build()
-    np.savez(path, a=a, y=y)
-    return a, y
-
-
-def truebox_reads(folder: Path, reader: Path | None, limit: int | None = None, cache_dir: Path = Path("data/cache")):
+def truebox_reads(folder: Path, reader: Path | None, limit: int | None = None):
     """(classifier probs N x 43 without the reader, reader probs N x 9, true kind index N) of
-    every labelled tile of known kind (no reader: None for its probs); each network's answers cached on its own (keyed by the
-    folder and the model file), so a new reader does not rerun the classifier."""
+    every labelled tile of known kind (no reader: None for its probs); each network's answers
+    cached on its own under data/cache (keyed by the folder and the model file), so a new
+    reader does not rerun the classifier."""
     from .. import models
     from ..classifier import _crops, classify_boxes
-
-    cache_dir.mkdir(parents=True, exist_ok=True)
+    from .train_classifier import cached
 
     def key(model: Path) -> str:
         st = model.stat()
@@ -73,11 +64,11 @@ def truebox_reads(folder: Path, reader: Path | None, limit: int | None = None, c
         return build
 
     cls_file = models.MODELS_DIR / models.CLASSIFIER
-    p, y = _cached(cache_dir / f"truebox_cls_{folder.name}_{key(cls_file)}.npz", run(
+    p, y = cached(f"truebox_cls_{folder.name}_{key(cls_file)}", run(
         lambda rgb, boxes: np.array([r.probs for r in classify_boxes(rgb, boxes, bonus_reader=False)])))
     if reader is None:
         return p, None, y
-    r, y2 = _cached(cache_dir / f"truebox_reader_{folder.name}_{key(reader)}.npz", run(
+    r, y2 = cached(f"truebox_reader_{folder.name}_{key(reader)}", run(
         lambda rgb, boxes: read_bonus(_crops(rgb, boxes), str(reader.resolve()))))
     assert (y == y2).all()
     return p, r, y

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from ...datasets.paths import ART, add_data_root_option, data_path
-from ..kinds import KIND_INDEX, KINDS
+from ..kinds import KINDS
 from .common import save_ckpt, setup_torch
 
 BONUS = ["f1", "f2", "f3", "f4", "j1", "j2", "j3", "j4"]
