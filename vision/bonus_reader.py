@@ -2,8 +2,8 @@
 
 Why: each set paints its own plum, orchid, spring..., so on sets it never saw the crop
 classifier reads flowers and seasons right only about half the time, and a season read as the
-player's own flower doubles the score. The bonus reader is a small grey-level network trained
-only on the cues every set shares (corner index 1-4 or 一二三四, the characters 梅蘭菊竹 /
+player's own flower doubles the score. The bonus reader is a network trained only on the
+cues every set shares (corner index 1-4 or 一二三四, the characters 梅蘭菊竹 /
 春夏秋冬; ``vision/training/train_bonus_reader.py``): 9 classes, the eight bonus kinds and
 "no bonus tile".
 
@@ -24,11 +24,11 @@ import numpy as np
 
 from . import models
 from .crops import to_tensor
-from .kinds import KINDS
+from .kinds import BONUS, BONUS_MASK
 
-BONUS_KINDS = ("f1", "f2", "f3", "f4", "j1", "j2", "j3", "j4")
-BONUS_INDEX = np.array([KINDS.index(k) for k in BONUS_KINDS])
-OTHER_INDEX = np.array([i for i in range(len(KINDS)) if i not in set(BONUS_INDEX.tolist())])
+BONUS_KINDS = BONUS                                # the reader's classes 0-7, in this order
+BONUS_INDEX = np.flatnonzero(BONUS_MASK)           # ... at these places of the kind list
+OTHER_INDEX = np.flatnonzero(~BONUS_MASK)
 
 
 def settings() -> dict | None:
@@ -50,14 +50,11 @@ def bonus_mass(probs: np.ndarray) -> np.ndarray:
 def read_bonus(crops: np.ndarray, model: str, turns: tuple[int, ...] = (0, 1, 2, 3)) -> np.ndarray:
     """N x 9 reader probabilities (f1..j4, other) of N x S x S x 3 uint8 crops, averaged over
     the quarter ``turns`` (the reader was trained on all four)."""
+    from .classifier import softmax
+
     sess = models.session(model)
-    out = []
-    for k in turns:
-        z = sess.run(["bonus_logits"], {"crops": to_tensor(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))))})[0]
-        z = z - z.max(1, keepdims=True)
-        e = np.exp(z)
-        out.append(e / e.sum(1, keepdims=True))
-    return np.mean(out, axis=0)
+    return np.mean([softmax(sess.run(["bonus_logits"], {"crops": to_tensor(np.ascontiguousarray(
+        np.rot90(crops, k, axes=(1, 2))))})[0]) for k in turns], axis=0)
 
 
 def reweigh(probs: np.ndarray, reader: np.ndarray, weight: float, mass: float) -> np.ndarray:
@@ -76,15 +73,18 @@ def reweigh(probs: np.ndarray, reader: np.ndarray, weight: float, mass: float) -
     return out / out.sum(1, keepdims=True)
 
 
-def with_bonus_reader(probs: np.ndarray, crops: np.ndarray, cfg: dict | None = None) -> np.ndarray:
+def with_bonus_reader(probs: np.ndarray, crops: np.ndarray, cfg: dict | None = None, read=None) -> np.ndarray:
     """``probs`` (N x 43) with the reader's opinion on the crops that look like bonus tiles;
-    unchanged when no reader is configured or no crop passes the gate."""
+    unchanged when no reader is configured or no crop passes the gate. ``read(crops, model)``
+    gives the reader's probabilities (default :func:`read_bonus`; the settings search passes
+    answers it has cached)."""
     cfg = cfg if cfg is not None else settings()
+    read = read or read_bonus
     if not cfg or not len(probs):
         return probs
     asked = np.flatnonzero(bonus_mass(probs) >= cfg["gate"])
     if not len(asked):
         return probs
     out = np.array(probs, float)
-    out[asked] = reweigh(out[asked], read_bonus(crops[asked], cfg["model"]), cfg["weight"], cfg["mass"])
+    out[asked] = reweigh(out[asked], read(crops[asked], cfg["model"]), cfg["weight"], cfg["mass"])
     return out

@@ -23,7 +23,7 @@ class KindRead:
     embedding: np.ndarray | None = None   # turns x 256 neck features, when asked for (taught sets)
 
 
-def _softmax(z: np.ndarray) -> np.ndarray:
+def softmax(z: np.ndarray) -> np.ndarray:
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z)
     return e / e.sum(axis=1, keepdims=True)
@@ -46,7 +46,7 @@ def classify_crops(crops: np.ndarray, batch: int = 64, embed: bool = False) -> l
     for i in range(0, len(crops), batch):
         res = sess.run(names, {"crops": to_tensor(crops[i:i + batch])})
         emb = res[2][:, None] if embed else [None] * len(res[0])
-        out += [KindRead(p, o, e) for p, o, e in zip(_softmax(res[0]), _softmax(res[1]), emb)]
+        out += [KindRead(p, o, e) for p, o, e in zip(softmax(res[0]), softmax(res[1]), emb)]
     return out
 
 

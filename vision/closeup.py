@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import models
+from .boxes import areas, intersections
 
 BIG_TILE_PX = 40               # median long side at the detector's input that counts as big
 MIN_TILES = 10                 # fewer found than this: maybe a close-up (a whole hand has 14+)
@@ -46,27 +47,16 @@ PIECE_AREA = 0.6        # a piece is at most this share of the whole tile's area
 SURENESS = 1.0          # the whole box must read at least this share as surely as the surest piece
 
 
-def _area(b) -> float:
-    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
-
-
-def _inside(piece, whole) -> float:
-    """Share of ``piece``'s area that lies inside ``whole``."""
-    ix = max(0.0, min(piece[2], whole[2]) - max(piece[0], whole[0]))
-    iy = max(0.0, min(piece[3], whole[3]) - max(piece[1], whole[1]))
-    return ix * iy / max(_area(piece), 1e-9)
-
-
 def piece_candidates(pieces: list, wholes: list, piece_area: float = PIECE_AREA) -> dict[int, list[int]]:
     """Whole index -> indices of the boxes of ``pieces`` that lie inside it as pieces (each >=
     80 % inside, each <= ``piece_area`` of its area): geometry only, so the classifier need
     read just these boxes (none at all on a photo whose tiles both detectors find whole)."""
-    out = {}
-    for j, w in enumerate(wholes):
-        inside = [i for i, b in enumerate(pieces) if _inside(b, w) >= PIECE_INSIDE and _area(b) <= piece_area * _area(w)]
-        if inside:
-            out[j] = inside
-    return out
+    if not len(pieces) or not len(wholes):
+        return {}
+    p, w = np.asarray(pieces, float), np.asarray(wholes, float)
+    inside = intersections(p, w) / np.maximum(areas(p), 1e-9)[:, None]
+    ok = (inside >= PIECE_INSIDE) & (areas(p)[:, None] <= piece_area * areas(w)[None, :])
+    return {j: np.flatnonzero(ok[:, j]).tolist() for j in range(len(w)) if ok[:, j].any()}
 
 
 def whole_tiles(candidates: dict[int, list[int]], pieces_sure, wholes_sure, sureness: float = SURENESS):

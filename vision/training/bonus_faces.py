@@ -25,9 +25,8 @@ from PIL import Image, ImageDraw
 
 from ...datasets.synth import procedural as P
 from ...datasets.synth.fonts import fonts_covering, latin_fonts
-from ..kinds import KIND_INDEX
+from ..kinds import BONUS as BONUS_KINDS, KIND_INDEX
 
-BONUS_KINDS = ["f1", "f2", "f3", "f4", "j1", "j2", "j3", "j4"]
 CHARS = {"f": ["梅", "蘭", "菊", "竹"], "j": ["春", "夏", "秋", "冬"]}
 ALT_CHARS = {"蘭": "兰"}            # simplified orchid, as mainland sets print it
 CN_INDEX = "一二三四"

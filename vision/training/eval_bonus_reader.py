@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..bonus_reader import BONUS_INDEX, bonus_mass, read_bonus, reweigh
+from ..bonus_reader import BONUS_INDEX, bonus_mass, read_bonus, with_bonus_reader
 from ..kinds import KIND_INDEX
 
 GATES = (0.02, 0.05, 0.1, 0.2)
@@ -75,11 +75,9 @@ def truebox_reads(folder: Path, reader: Path | None, limit: int | None = None):
 
 
 def apply(p, r, gate, weight, mass) -> np.ndarray:
-    out = p.copy()
-    asked = bonus_mass(p) >= gate
-    if asked.any():
-        out[asked] = reweigh(p[asked], r[asked], weight, mass)
-    return out
+    """The runtime's re-weighing with these settings, the reader's answers taken from ``r``."""
+    cfg = {"model": None, "gate": gate, "weight": weight, "mass": mass}
+    return with_bonus_reader(p, np.arange(len(p)), cfg, read=lambda rows, _model: r[rows])
 
 
 def report(name: str, p, r, y) -> None:

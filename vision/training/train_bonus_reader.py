@@ -1,5 +1,5 @@
-"""Train the bonus reader: a small grey-level CNN that answers only "which flower or season is
-this, or is it no bonus tile at all" (9 classes: f1..f4, j1..j4, other).
+"""Train the bonus reader: a network that answers only "which flower or season is this, or is
+it no bonus tile at all" (9 classes: f1..f4, j1..j4, other).
 
 Why a network of its own (issue 17): the crop classifier reads other sets' flowers and seasons
 right only ~0.5 of the time, because it learnt one picture per kind. Teaching it the cues every
@@ -28,10 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from ...datasets.paths import ART, add_data_root_option, data_path
-from ..kinds import KINDS
+from ..kinds import BONUS, KINDS
 from .common import save_ckpt, setup_torch
 
-BONUS = ["f1", "f2", "f3", "f4", "j1", "j2", "j3", "j4"]
 OTHER = len(BONUS)                       # class 8: not a flower or season
 CLASS_OF_KIND = np.array([BONUS.index(k) if k in BONUS else OTHER for k in KINDS], np.int64)
 
