@@ -102,3 +102,90 @@ def kind_probabilities(probs: np.ndarray, temperature: float | None,
     is_bonus = bonus[np.argmax(probs, axis=-1)]
     return np.where(np.asarray(is_bonus)[..., None], flat, out)
 
+
+
+# --- the confidence model: a tile's chance of being right given how it sits in the photo -----
+#
+# Why: detection score x kind probability knows nothing of the tile's surroundings, and on
+# lone tiles and close-ups most wrong tiles were shown sure (0.6+ on 61 % of them): a piece of
+# a tile (one circle of a 3p, half a character tile) reads as a sure 1p, a box that covers half
+# a tile reads its kind right but is not the tile. Such boxes give themselves away by how they
+# sit among the photo's other boxes: smaller than the rest, not tile-shaped, inside another
+# box, few boxes in the photo. A logistic model over these cues (``confidence_model`` in
+# recognizer.json: feature names and weights, fitted by vision.training.fit_calibration
+# --context on synthetic scenes and synthetic close-ups, never on an evaluation set) gives the
+# calibrated confidence instead; without it the product above is kept.
+
+TILE_SHAPE_RATIO = 0.76    # short side / long side of an upright tile face (chinese-v4 median)
+
+CONTEXT_FEATURES = {
+    "det_logit": "logit of the detection's heat-map score",
+    "kind_log": "log of the calibrated probability of the top kind",
+    "margin_log": "log odds of the top kind over the runner-up",
+    "size_dev": "log of the box area over the photo's median box area",
+    "size_abs": "absolute value of size_dev",
+    "shape_abs": "how far the box is from tile-shaped: |log(short/long / 0.76)|",
+    "shape_dev": "how far its shape is from the photo's median box shape",
+    "inside": "largest share of the box covered by another box",
+    "few": "log of the number of boxes in the photo",
+    "frame_share": "log of the box's side over the photo's short side",
+    "bonus": "1 where the top kind is a flower or season",
+}
+
+
+def context_features(boxes: np.ndarray, scores: np.ndarray, probs: np.ndarray, frame_wh: tuple[int, int],
+                     bonus: np.ndarray, names=tuple(CONTEXT_FEATURES)) -> np.ndarray:
+    """Features (N x len(names)) of a photo's N boxes (x1, y1, x2, y2 in one frame of
+    ``frame_wh``), their raw detection scores and calibrated kind probabilities (N x kinds)."""
+    from .boxes import areas, intersections
+
+    boxes = np.asarray(boxes, float).reshape(-1, 4)
+    n = len(boxes)
+    if n == 0:
+        return np.zeros((0, len(names)))
+    w = np.maximum(boxes[:, 2] - boxes[:, 0], 1e-3)
+    h = np.maximum(boxes[:, 3] - boxes[:, 1], 1e-3)
+    area = np.maximum(areas(boxes), 1e-3)
+    ratio = np.minimum(w, h) / np.maximum(w, h)
+    srt = np.sort(probs, axis=1)
+    inter = intersections(boxes, boxes)
+    np.fill_diagonal(inter, 0.0)
+    size_dev = np.log(area / np.median(area))
+    cols = {
+        "det_logit": _logit(np.asarray(scores, float)),
+        "kind_log": np.log(np.clip(srt[:, -1], 1e-6, None)),
+        "margin_log": np.log(np.clip(srt[:, -1], 1e-6, None) / np.clip(srt[:, -2], 1e-6, None)),
+        "size_dev": size_dev,
+        "size_abs": np.abs(size_dev),
+        "shape_abs": np.abs(np.log(ratio / TILE_SHAPE_RATIO)),
+        "shape_dev": np.abs(np.log(ratio / np.median(ratio))),
+        "inside": (inter / area[:, None]).max(axis=1) if n > 1 else np.zeros(n),
+        "few": np.full(n, np.log(n)),
+        "frame_share": np.log(np.sqrt(area) / max(1.0, float(min(frame_wh)))),
+        "bonus": np.asarray(bonus, float)[np.argmax(probs, axis=1)],
+    }
+    return np.stack([cols[k] for k in names], axis=1)
+
+
+def model_confidence(features: np.ndarray, weights) -> np.ndarray:
+    """P(right) of the logistic confidence model: ``weights`` = one per feature, then the bias."""
+    w = np.asarray(weights, float)
+    return 1.0 / (1.0 + np.exp(-(features @ w[:-1] + w[-1])))
+
+
+def fit_logistic(features: np.ndarray, outcomes: np.ndarray, l2: float = 1e-2, iters: int = 100) -> list[float]:
+    """Weights (then bias) maximising the likelihood of ``outcomes`` (0/1), with a small L2
+    pull to zero on the weights (Newton's method)."""
+    X = np.hstack([np.asarray(features, float), np.ones((len(features), 1))])
+    y = np.asarray(outcomes, float)
+    reg = l2 * len(y) * np.eye(X.shape[1]); reg[-1, -1] = 1e-9
+    w = np.zeros(X.shape[1])
+    for _ in range(iters):
+        p = 1.0 / (1.0 + np.exp(-np.clip(X @ w, -30, 30)))
+        grad = X.T @ (p - y) + reg @ w
+        hess = X.T @ (X * (p * (1 - p))[:, None]) + reg
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return [float(v) for v in w]

@@ -5,29 +5,67 @@ Shared by the plain read (:mod:`vision.recognizer`) and the read with a taught s
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+
+import numpy as np
 
 from . import models
 from .types import TileRead
 
 
-def tiles_from_reads(view, reads: list) -> list[TileRead]:
-    """The calibrated tiles, in reading order, of a view's detections and their reads."""
-    from .calibration import kind_probabilities, tile_probability
-    from .classifier import angle_for, ranked
+@dataclass(frozen=True)
+class Calibrated:
+    """A view's detections, calibrated (vision.calibration): kind probabilities (N x kinds),
+    P(a tile here) of each, and each tile's confidence (P(box and top kind right))."""
+    kind_probs: np.ndarray
+    p_tile: np.ndarray
+    confidence: np.ndarray
+    features: np.ndarray | None = None     # the confidence model's inputs, where it is set
+
+
+def context_inputs(view, kind_probs: np.ndarray, names) -> np.ndarray:
+    """The confidence model's features of a view's detections (vision.calibration)."""
+    from .calibration import context_features
     from .kinds import BONUS_MASK
 
-    dets = view.detections
-    cfg = models.settings()
-    platt, temperature = cfg.get("det_calibration"), cfg.get("cls_temperature")
-    bonus_t = cfg.get("bonus_temperature")
+    boxes = np.array([d.box for d in view.detections], float).reshape(-1, 4)
+    scores = np.array([d.score for d in view.detections], float)
+    h, w = view.rgb.shape[:2]
+    return context_features(boxes, scores, kind_probs, (w, h), BONUS_MASK, names)
+
+
+def calibrated(view, reads: list, cfg: dict | None = None) -> Calibrated:
+    """Calibrated kind probabilities and confidences of a view's detections and their reads."""
+    from .calibration import kind_probabilities, model_confidence, tile_probability
+    from .kinds import BONUS_MASK, KINDS
+
+    cfg = models.settings() if cfg is None else cfg
+    n = len(view.detections)
+    if n == 0:
+        return Calibrated(np.zeros((0, len(KINDS))), np.zeros(0), np.zeros(0))
+    raw = np.stack([r.probs for r in reads])
+    probs = kind_probabilities(raw, cfg.get("cls_temperature"), cfg.get("bonus_temperature"), BONUS_MASK)
+    p_tile = tile_probability(np.array([d.score for d in view.detections], float), cfg.get("det_calibration"))
+    product = p_tile * probs.max(axis=1)
+    model = cfg.get("confidence_model")
+    if not model:
+        return Calibrated(probs, p_tile, product)
+    feats = context_inputs(view, probs, model["features"])
+    return Calibrated(probs, p_tile, model_confidence(feats, model["weights"]), feats)
+
+
+def tiles_from_reads(view, reads: list) -> list[TileRead]:
+    """The calibrated tiles, in reading order, of a view's detections and their reads."""
+    from .classifier import angle_for, ranked
+
+    cal = calibrated(view, reads)
     tiles = []
-    for det, read in zip(dets, reads):
-        # calibrated: P(a tile here) x P(this kind), see vision.calibration
-        p_tile = float(tile_probability(det.score, platt))
-        (kind, p), alts = ranked(replace(read, probs=kind_probabilities(read.probs, temperature, bonus_t, BONUS_MASK)))
-        tiles.append(TileRead(kind=kind, box=view.to_photo(det.box), confidence=p * p_tile,
-                              alternatives=tuple((k, q * p_tile) for k, q in alts),
+    for i, (det, read) in enumerate(zip(view.detections, reads)):
+        (kind, p), alts = ranked(replace(read, probs=cal.kind_probs[i]))
+        # runner-ups keep their odds against the top kind (handscan.alternatives weighs them)
+        scale = float(cal.confidence[i]) / max(p, 1e-9)
+        tiles.append(TileRead(kind=kind, box=view.to_photo(det.box), confidence=float(cal.confidence[i]),
+                              alternatives=tuple((k, q * scale) for k, q in alts),
                               angle=angle_for(read, det.box)))
     # reading order: top to bottom, left to right (rows are grouped by vision.layout)
     tiles.sort(key=lambda t: (round((t.box[1] + t.box[3]) / 2), t.box[0]))

@@ -1,0 +1,141 @@
+"""Fit the confidence model (``vision.calibration``: a logistic model over how each tile sits
+in its photo) and store it in recognizer.json as ``confidence_model``.
+
+    python -m mjscore.vision.training.fit_confidence_model --fit data/eval/synth_choose \
+        --fit data/eval/closeup_synth --check data/eval/closeup/v4-pasted ... [--dry-run]
+
+Fitted only on synthetic folders no model was trained or chosen on (DECISION: never on an
+evaluation set, so the close-up, leo and hold-out figures stay honest); ``--check`` folders
+get the before/after figures: the share of wrong tiles shown with confidence >= 0.6 (the
+review does not ask about them), the share of right tiles under 0.6 (the review asks for
+nothing), and the expected calibration error. The reads of each folder are cached under
+``data/cache/confidence`` (keyed by folder and models), so refits are instant. Runtime
+dependencies only (no torch)."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+
+from .. import models
+from ..calibration import CONTEXT_FEATURES, REVIEW_CONFIDENCE, fit_logistic, model_confidence
+from ..kinds import KINDS
+
+CACHE = Path("data/cache/confidence")
+NAMES = tuple(CONTEXT_FEATURES)
+
+
+def _key(folder: Path) -> str:
+    h = hashlib.sha1(str(folder.resolve()).encode())
+    for f in sorted(models.MODELS_DIR.glob("*.onnx")) + [models.MODELS_DIR / models.SETTINGS]:
+        cfg = f.read_bytes()
+        if f.suffix == ".json":          # the model being fitted must not change the reads' key
+            d = json.loads(cfg); d.pop("confidence_model", None); cfg = json.dumps(d, sort_keys=True).encode()
+        h.update(hashlib.sha1(cfg).digest())
+    return h.hexdigest()[:16]
+
+
+def collect(folder: Path, limit: int | None = None) -> dict[str, np.ndarray]:
+    """Every tile the recognizer reports in ``folder``'s photos: its features (all of
+    ``CONTEXT_FEATURES``), the plain confidence (score x probability), whether box and kind are
+    right (matched as vision.evaluate does: by confidence, IoU >= 0.5, ignored boxes left
+    out), and the photo it is in."""
+    from ..boxes import iou_matrix
+    from ..evaluate import IOU, dataset_tokens, labelled_tiles
+    from ..imageio import load_image
+    from ..reading import calibrated, context_inputs
+    from ..recognizer import detect_and_classify
+    from ..yolo import image_label_pairs
+
+    path = CACHE / f"{folder.name}-{_key(folder)}-{limit or 'all'}.npz"
+    if path.exists():
+        return dict(np.load(path))
+    cfg = {k: v for k, v in models.settings().items() if k != "confidence_model"}
+    tokens = dataset_tokens(folder)
+    feats, plain, right, photo = [], [], [], []
+    for n, item in enumerate(image_label_pairs(folder)[:limit]):
+        rgb = load_image(item.image).rgb
+        gt = labelled_tiles(item, rgb.shape[1], rgb.shape[0], tokens)
+        view, reads = detect_and_classify(rgb)
+        if not view.detections:
+            continue
+        cal = calibrated(view, reads, cfg)
+        f = context_inputs(view, cal.kind_probs, NAMES)
+        boxes = np.array([view.to_photo(d.box) for d in view.detections], float)
+        ious = iou_matrix(boxes, np.array([b for _, b in gt], float).reshape(-1, 4))
+        used = np.zeros(len(gt), bool)
+        for i in np.argsort(-cal.confidence):
+            cand = np.where(~used & (ious[i] >= IOU))[0] if len(gt) else np.array([], int)
+            ok = False
+            if cand.size:
+                j = cand[np.argmax(ious[i, cand])]
+                used[j] = True
+                if gt[j][0] is None:
+                    continue                                  # an ignored ("?") box: no verdict
+                ok = KINDS[int(np.argmax(cal.kind_probs[i]))] == gt[j][0]
+            feats.append(f[i]); plain.append(cal.confidence[i]); right.append(ok); photo.append(n)
+    data = {"features": np.array(feats).reshape(-1, len(NAMES)), "plain": np.array(plain),
+            "right": np.array(right, bool), "photo": np.array(photo)}
+    CACHE.mkdir(parents=True, exist_ok=True)
+    np.savez(path, **data)
+    return data
+
+
+def figures(confidence: np.ndarray, right: np.ndarray) -> dict:
+    """Wrong tiles shown sure, right tiles flagged, expected calibration error (10 bins)."""
+    wrong = ~right
+    edges = np.linspace(0, 1.0001, 11)
+    ece = sum(abs(confidence[s].mean() - right[s].mean()) * s.sum()
+              for lo, hi in zip(edges[:-1], edges[1:]) if (s := (confidence >= lo) & (confidence < hi)).any())
+    return {"tiles": int(len(right)), "wrong": int(wrong.sum()),
+            "wrong_shown_sure": round(float((confidence[wrong] >= REVIEW_CONFIDENCE).mean()) if wrong.any() else 0.0, 3),
+            "right_flagged": round(float((confidence[right] < REVIEW_CONFIDENCE).mean()) if right.any() else 0.0, 3),
+            "ece": round(float(ece / max(len(right), 1)), 3)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--fit", type=Path, action="append", required=True, help="labelled YOLO folder to fit on")
+    ap.add_argument("--check", type=Path, action="append", default=[], help="folders to report on")
+    ap.add_argument("--features", default=",".join(NAMES), help="comma-separated subset of the features")
+    ap.add_argument("--l2", type=float, default=1e-3)
+    ap.add_argument("--limit", type=int)
+    ap.add_argument("--dry-run", action="store_true", help="report only; leave recognizer.json as it is")
+    args = ap.parse_args(argv)
+    names = tuple(args.features.split(","))
+    unknown = [n for n in names if n not in NAMES]
+    if unknown:
+        ap.error(f"unknown features {unknown}; known: {', '.join(NAMES)}")
+    cols = [NAMES.index(n) for n in names]
+    for folder in args.fit + args.check:
+        if not (folder / "images").is_dir() and not any(folder.glob("*/images")):
+            ap.error(f"{folder} is not a YOLO folder (no images/ in it or its splits)")
+
+    fit = [collect(f, args.limit) for f in args.fit]
+    X = np.vstack([d["features"][:, cols] for d in fit]); y = np.concatenate([d["right"] for d in fit])
+    weights = fit_logistic(X, y, args.l2)
+    print(f"fitted on {len(y)} tiles ({(~y).sum()} wrong) of {', '.join(map(str, args.fit))}")
+    for n, w in zip(names + ("bias",), weights):
+        print(f"  {n:12s} {w:+.3f}")
+    print(f"{'folder':40s} {'':6s} tiles wrong  wrong>=0.6  right<0.6   ECE")
+    for folder, data in list(zip(args.fit, fit)) + [(f, collect(f, args.limit)) for f in args.check]:
+        model = model_confidence(data["features"][:, cols], weights)
+        for label, conf in (("plain", data["plain"]), ("model", model)):
+            r = figures(conf, data["right"])
+            print(f"{str(folder):40s} {label:6s} {r['tiles']:5d} {r['wrong']:5d}  {r['wrong_shown_sure']:9.3f}  "
+                  f"{r['right_flagged']:9.3f}  {r['ece']:.3f}")
+    if not args.dry_run:
+        path = models.MODELS_DIR / models.SETTINGS
+        cfg = json.loads(path.read_text())
+        cfg["confidence_model"] = {"features": list(names), "weights": [round(w, 4) for w in weights]}
+        path.write_text(json.dumps(cfg, indent=1) + "\n")
+        print(f"written to {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
