@@ -73,9 +73,11 @@ def test_reading_uses_the_model_only_where_it_is_set(monkeypatch):
     model = {"features": ["inside", "size_abs"], "weights": [-4.0, -1.0, 2.0]}
     with_model = reading.calibrated(view, reads, dict(base, confidence_model=model))
     assert with_model.confidence[5] < 0.1 < 0.8 < with_model.confidence[0]
+    assert (with_model.confidence <= plain.confidence + 1e-12).all()     # it only ever lowers
     monkeypatch.setattr(models, "settings", lambda: dict(base, confidence_model=model))
     tiles = reading.tiles_from_reads(view, reads)
     piece = next(t for t in tiles if t.kind == "f2")
     (alt, q), = [a for a in piece.alternatives if a[0] == "1p"]
     assert piece.confidence == pytest.approx(with_model.confidence[5])
+    assert piece.confidence < plain.confidence[5]
     assert piece.confidence / q == pytest.approx(2.0 ** (1 / 0.7), rel=0.02)    # the odds, sharpened

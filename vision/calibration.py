@@ -18,6 +18,9 @@ So each is mapped once, with parameters fitted on held-out data by
   player's own flower doubles the score; one temperature for all kinds, dominated by the many
   suit tiles, left such misreads above the review's 0.6. With its own (flatter) temperature an
   unsure bonus read says so and the review asks.
+- where ``confidence_model`` is set, a tile's confidence is at most what a logistic model over
+  the calibrated score and probability *and* how the box sits among the photo's other boxes
+  says (see the section below); its runner-up kinds keep their odds against the top kind.
 Without these settings the raw values pass through unchanged."""
 
 from __future__ import annotations
@@ -112,9 +115,14 @@ def kind_probabilities(probs: np.ndarray, temperature: float | None,
 # a tile reads its kind right but is not the tile. Such boxes give themselves away by how they
 # sit among the photo's other boxes: smaller than the rest, not tile-shaped, inside another
 # box, few boxes in the photo. A logistic model over these cues (``confidence_model`` in
-# recognizer.json: feature names and weights, fitted by vision.training.fit_calibration
-# --context on synthetic scenes and synthetic close-ups, never on an evaluation set) gives the
-# calibrated confidence instead; without it the product above is kept.
+# recognizer.json: feature names and weights, fitted by vision.training.fit_confidence_model
+# on synthetic scenes and synthetic close-ups, never on an evaluation set) caps the calibrated
+# confidence; without it the product above is kept.
+# DECISION: the model only ever lowers a confidence (the tile's confidence is the smaller of
+# the two). It is fitted on synthetic photos, where whole-hand photos are read worse than real
+# ones; let loose, it raised sure-looking wrong tiles of busy hand photos over the review
+# threshold (one more wrong hand shown unflagged of 100). Its job is to catch the boxes that
+# sit wrong, not to vouch for the ones that sit right.
 
 TILE_SHAPE_RATIO = 0.76    # short side / long side of an upright tile face (chinese-v4 median)
 

@@ -51,7 +51,7 @@ def calibrated(view, reads: list, cfg: dict | None = None) -> Calibrated:
     if not model:
         return Calibrated(probs, p_tile, product)
     feats = context_inputs(view, probs, model["features"])
-    return Calibrated(probs, p_tile, model_confidence(feats, model["weights"]), feats)
+    return Calibrated(probs, p_tile, np.minimum(product, model_confidence(feats, model["weights"])), feats)
 
 
 def tiles_from_reads(view, reads: list) -> list[TileRead]:

@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {n:12s} {w:+.3f}")
     print(f"{'folder':40s} {'':6s} tiles wrong  wrong>=0.6  right<0.6   ECE")
     for folder, data in list(zip(args.fit, fit)) + [(f, collect(f, args.limit)) for f in args.check]:
-        model = model_confidence(data["features"][:, cols], weights)
+        model = np.minimum(data["plain"], model_confidence(data["features"][:, cols], weights))   # as read
         for label, conf in (("plain", data["plain"]), ("model", model)):
             r = figures(conf, data["right"])
             print(f"{str(folder):40s} {label:6s} {r['tiles']:5d} {r['wrong']:5d}  {r['wrong_shown_sure']:9.3f}  "
