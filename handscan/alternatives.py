@@ -9,7 +9,12 @@ probable the recognizer found it and asks the engine about the most probable fir
   recognizer gave, calibrated, so the ratio is the odds of the change);
 - a tile left out (a false detection) costs the log odds that a tile is there;
 - the grouping redone costs ``REGROUP_COST`` (a regrouping of the same tiles) or nothing
-  (the layout step itself regroups tiles whose change moves them between bonus and hand).
+  (the layout step itself regroups tiles whose change moves them between bonus and hand);
+- when the hand is one tile short, a tile the detector missed is added (``tile_additions``):
+  each kind that completes the hand costs ``MISSED_COST`` plus ``log(n)`` where ``n`` kinds
+  complete it (DECISION: the photo cannot say which of them was missed, so each is ``1/n`` as
+  likely, and the change says which others would do). A winning tile named in the context but
+  not read is often the one: then it is the only kind that completes the hand.
 
 Readings of up to ``MAX_CHANGES`` tile changes among the ``SUSPECTS`` least sure tiles are tried
 in order of cost; the first valid ones found are the answer, best first. The best is the
@@ -27,7 +32,9 @@ from dataclasses import dataclass, field
 from .context import ContextError, ScanContext
 from .hand import hand_from_layout, score
 from ..scoring.model import HandScore
-from ..vision.layout import Layout, alternative_layouts, group_tiles, with_kind, without_tile
+from ..scoring.tiles import TILES
+from ..vision.layout import (BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, Layout, alternative_layouts,
+                             group_tiles, with_kind, with_tile_added, without_tile)
 
 SUSPECTS = 10          # least sure tiles whose runner-ups are tried
 RUNNER_UPS = 3         # runner-up kinds per tile
@@ -35,6 +42,7 @@ MAX_CHANGES = 2        # tiles changed at once
 REGROUP_COST = 1.0     # a regrouping of the same tiles: e^-1, a third as likely as the read
 MAX_COST = 6.0         # readings less than e^-6 as likely as the read are not tried
 MAX_CHECKS = 120       # engine calls at most (each a few ms)
+MISSED_COST = 1.5      # a tile of a hand one tile short was missed: e^-1.5, a fifth as likely as the read
 
 
 @dataclass(frozen=True)
@@ -86,6 +94,49 @@ def tile_edits(layout: Layout, suspects: int = SUSPECTS) -> list[Edit]:
     return sorted(edits, key=lambda e: e.cost)
 
 
+def tile_additions(layout: Layout) -> list[tuple[Layout, str]]:
+    """The layouts with one tile added that the detector may have missed, when the hand is one
+    tile short (14 + one per kong, bonus tiles not counted): any kind among the concealed tiles
+    (the engine decomposes them), the tile that completes a two-tile exposed set, the fourth
+    tile of a face-down kong read as three. Each comes with the kind added."""
+    hand = [g for g in layout.groups if g.kind != BONUS]
+    kongs = sum(1 for g in hand if g.kind in (EXPOSED, CONCEALED_KONG) and len(g.tiles) == 4)
+    short = sum(len(g.tiles) for g in hand) - (13 + kongs)    # 0: one tile short; 1: a kong's tile
+    if short not in (0, 1):
+        return []
+    counts: dict[str, int] = {}
+    for g in hand:
+        for t in g.tokens:
+            counts[t] = counts.get(t, 0) + 1
+    out = []
+    for gi, g in enumerate(layout.groups):
+        if g.kind in (EXPOSED, CONCEALED_KONG) and len(g.tiles) == 3 and "X" in g.tokens:
+            faces = [t for t in g.tokens if t != "X"]      # a face-down kong read as three tiles
+            if short == 1 and (len(faces) == 2 and faces[0] == faces[1] or len(faces) == 1):
+                out.append((with_tile_added(layout, gi, "X", CONCEALED_KONG), "X"))
+        elif short:
+            continue
+        elif g.kind == CONCEALED:
+            out += [(with_tile_added(layout, gi, k), k) for k in TILES if counts.get(k, 0) < 4]
+        elif g.kind == EXPOSED and len(g.tiles) == 2:
+            out += [(with_tile_added(layout, gi, k), k) for k in _completing(g.tokens) if counts.get(k, 0) < 4]
+    return out
+
+
+def _completing(pair: list[str]) -> list[str]:
+    """The kinds that make a pung or a chow of two tiles."""
+    a, b = sorted(pair, key=TILES.index) if all(t in TILES for t in pair) else (None, None)
+    if a is None:
+        return []
+    if a == b:
+        return [a]
+    if a[-1] != b[-1] or not a[0].isdigit():
+        return []
+    lo, hi = int(a[0]), int(b[0])
+    nums = {1: [lo - 1, hi + 1], 2: [lo + 1]}.get(hi - lo, [])
+    return [f"{n}{a[-1]}" for n in nums if 1 <= n <= 9]
+
+
 def _combinations(edits: list[Edit], max_changes: int) -> list[tuple[float, tuple[Edit, ...]]]:
     combos = []
     for n in range(1, max_changes + 1):
@@ -113,21 +164,38 @@ def find_alternatives(layout: Layout, ctx: ScanContext, *, limit: int = 3,
     seen: set[str] = {layout.notation}
     checks = 0
 
-    def try_layout(lay: Layout, changes: list[str], cost: float) -> None:
+    def valid_reading(lay: Layout, changes: list[str], cost: float) -> Alternative | None:
         nonlocal checks
         try:
             laid = hand_from_layout(lay, ctx.winning_tile)
         except ContextError:
-            return
+            return None
         if laid.notation in seen:
-            return
+            return None
         seen.add(laid.notation)
         checks += 1
         answer = score(laid.hand, ctx)
-        if answer.valid:
-            found.append((cost, -(answer.final or 0),
-                          Alternative(laid.notation, changes, answer.final, math.exp(-cost), answer, lay)))
+        if not answer.valid:
+            return None
+        return Alternative(laid.notation, changes, answer.final, math.exp(-cost), answer, lay)
+
+    def keep(alt: Alternative | None, cost: float) -> None:
+        if alt is not None:
+            found.append((cost, -(alt.final or 0), alt))
             found.sort(key=lambda f: (f[0], f[1]))
+
+    def try_layout(lay: Layout, changes: list[str], cost: float) -> None:
+        keep(valid_reading(lay, changes, cost), cost)
+
+    completed = [(a, k) for lay, k in tile_additions(layout)
+                 if (a := valid_reading(lay, [], MISSED_COST)) is not None]
+    for alt, kind in completed:
+        cost = MISSED_COST + math.log(len(completed))
+        others = [k for _, k in completed if k != kind]
+        alt.changes = [f"a tile may be missing: {kind} added" + (
+            f" (also possible: {' '.join(others)})" if others else " (the only kind that completes the hand)")]
+        alt.likelihood = math.exp(-cost)
+        keep(alt, cost)
 
     candidates: list[tuple[float, list[str], object]] = []
     for lay, what in alternative_layouts(layout):

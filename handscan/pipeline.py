@@ -229,6 +229,9 @@ def evaluate(photo: str, layout: Layout, ctx: ScanContext, *, read: PhotoRead | 
         res.flags.append("winning_tile_not_in_hand" if isinstance(exc, WinningTileNotInHand) else "bad_hand")
         res.warnings.append(str(exc))
         res.notation = hand if hand is not None else layout.notation
+        if (alternatives and hand is None and isinstance(exc, WinningTileNotInHand)
+                and ctx.given and not ctx.missing()):
+            _propose_nearest(res, layout, ctx)       # the winning tile misread, or not found
         return res
     res.context, res.hand, res.notation = ctx, laid.hand, laid.notation
     res.warnings += laid.notes
@@ -250,10 +253,14 @@ def evaluate(photo: str, layout: Layout, ctx: ScanContext, *, read: PhotoRead | 
         if reason in HINTS:
             res.warnings.append(HINTS[reason])
         if alternatives and hand is None and reason in READING_ERRORS:
-            res.alternatives = find_alternatives(layout, ctx)
-            if res.alternatives:
-                propose(res, res.alternatives[0])
+            _propose_nearest(res, layout, ctx)
     return res
+
+
+def _propose_nearest(res: ScanResult, layout: Layout, ctx: ScanContext) -> None:
+    res.alternatives = find_alternatives(layout, ctx)
+    if res.alternatives:
+        propose(res, res.alternatives[0])
 
 
 def propose(res: ScanResult, best: Alternative) -> None:

@@ -150,6 +150,10 @@ NL: dict[str, str] = {
     "tile <i> read as <k> instead of <o>": "steen <i> gelezen als <k> in plaats van <o>",
     "tile <i> (<k>, <c>) is not a tile of the hand": "steen <i> (<k>, <c>) hoort niet bij de hand",
     "tiles grouped again": "stenen opnieuw ingedeeld",
+    "a tile may be missing: <k> added (also possible: <l>)":
+        "misschien ontbreekt een steen: <k> toegevoegd (ook mogelijk: <l>)",
+    "a tile may be missing: <k> added (the only kind that completes the hand)":
+        "misschien ontbreekt een steen: <k> toegevoegd (de enige soort die de hand compleet maakt)",
     "a valid reading is proposed: <h>": "voorgesteld, een geldige lezing: <h>",
     # These two name command-line options, and so does their Dutch. They come before
     # the page's wording of the same messages further down (tap a set), so `translate` finds

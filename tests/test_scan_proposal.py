@@ -1,11 +1,12 @@
 """Read the hand, not only the tiles: when the tiles as read make no valid hand, the most
 probable valid reading among the runner-ups is proposed, scored and flagged (handscan.alternatives)."""
 
+import math
 from pathlib import Path
 
 from PIL import Image
 
-from mjscore.handscan.alternatives import find_alternatives, tile_edits
+from mjscore.handscan.alternatives import MISSED_COST, find_alternatives, tile_additions, tile_edits
 from mjscore.handscan.batch import run_job
 from mjscore.handscan.context import make_context
 from mjscore.handscan.manifest import Job
@@ -98,3 +99,45 @@ def test_the_web_score_answer_carries_the_proposal_the_page_offers(tmp_path):
     assert again.json()["valid"] and again.json()["final"] == 304
     words = client.get("/api/words?lang=nl").json()
     assert "Deze lezing gebruiken" in str(words)
+
+
+def test_a_winning_tile_the_detector_missed_is_proposed_as_added():
+    """NTS-013 (pe-ling, 168) with the winning 1p not found: one tile short, and 1p is the only
+    kind that completes the hand with the context's winning tile."""
+    layout = group_tiles(place([["RRR"], ["GGG"], ["234m567p1s"]]))
+    ctx = make_context("S", "E", "1p", "discard", "nts")
+    res = evaluate("p.jpg", layout, ctx)
+    assert not res.valid and "proposed_reading" in res.flags
+    p = res.proposal
+    assert p.notation == "[RRR] [GGG] 234m 567p 1s +1p" and p.final == 168
+    assert p.changes == ["a tile may be missing: 1p added (the only kind that completes the hand)"]
+    assert abs(p.likelihood - math.exp(-MISSED_COST)) < 1e-9
+    nl = result_text(evaluate("p.jpg", layout, make_context("S", "E", "1p", "discard", "nts", lang="nl")))
+    assert "misschien ontbreekt een steen: 1p toegevoegd" in nl
+
+
+def test_a_missed_tile_that_several_kinds_could_be_names_them_and_splits_the_odds():
+    """The same hand read with the 1s missed instead: 1s (pe-ling) and 1p (a pair of 1p) both
+    complete it, so each is half as likely as one sure completion."""
+    layout = group_tiles(place([["RRR"], ["GGG"], ["234m567p1p"]]))
+    alts = find_alternatives(layout, make_context("S", "E", "1p", "discard", "nts"))
+    added = {a.notation: a for a in alts if a.changes[0].startswith("a tile may be missing")}
+    assert set(added) == {"[RRR] [GGG] 234m 567p 1s +1p", "[RRR] [GGG] 234m 1567p +1p"}
+    one = added["[RRR] [GGG] 234m 567p 1s +1p"]
+    assert one.changes == ["a tile may be missing: 1s added (also possible: 1p)"]
+    assert abs(one.likelihood - math.exp(-MISSED_COST) / 2) < 1e-9
+
+
+def test_a_face_down_kong_read_as_three_tiles_gets_its_fourth_back():
+    """{XNNX} with one back missed reads [NNX] (an exposed set with a back: no hand)."""
+    layout = group_tiles(place([["NNX"], ["234m567p345s88m"]]))
+    assert [k for _, k in tile_additions(layout)] == ["X"]
+    alts = find_alternatives(layout, make_context("N", "N", "8m", "discard", "nts"))
+    assert alts[0].notation.startswith("{") and "N" in alts[0].notation.split()[0]
+    check = typed_answer("{XNNX} 234m 567p 345s 8m +8m", make_context("N", "N", "8m", "discard", "nts"))
+    assert alts[0].final == check["final"] == 224
+    assert alts[0].changes == ["a tile may be missing: X added (the only kind that completes the hand)"]
+
+
+def test_a_hand_with_every_tile_gets_no_added_tile():
+    assert tile_additions(group_tiles(_plum_read_as_bamboo())) == []

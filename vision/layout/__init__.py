@@ -33,7 +33,7 @@ readings (those stay on each :class:`TileRead`).
 """
 
 from .alternatives import alternative_layouts
-from .edits import with_kind, without_tile
+from .edits import with_kind, with_tile_added, without_tile
 from .model import Group, Layout, hand_notation, layout_from_groups
 from .notation import (BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, GROUP_KINDS, compact,
                                            group_notation, is_bonus, set_type, sort_key)
@@ -42,4 +42,4 @@ from .search import GAP_RATIO, candidate_layouts, group_tiles, unstretch_factors
 __all__ = ["BONUS", "CONCEALED", "CONCEALED_KONG", "EXPOSED", "GAP_RATIO", "GROUP_KINDS", "Group", "Layout",
            "alternative_layouts", "candidate_layouts", "compact", "group_notation", "group_tiles",
            "hand_notation", "is_bonus", "layout_from_groups", "set_type", "sort_key", "unstretch_factors",
-           "with_kind", "without_tile"]
+           "with_kind", "with_tile_added", "without_tile"]
