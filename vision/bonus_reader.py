@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import models
+from .calibration import softmax
 from .crops import to_tensor
 from .kinds import BONUS, BONUS_MASK
 
@@ -50,8 +51,6 @@ def bonus_mass(probs: np.ndarray) -> np.ndarray:
 def read_bonus(crops: np.ndarray, model: str, turns: tuple[int, ...] = (0, 1, 2, 3)) -> np.ndarray:
     """N x 9 reader probabilities (f1..j4, other) of N x S x S x 3 uint8 crops, averaged over
     the quarter ``turns`` (the reader was trained on all four)."""
-    from .classifier import softmax
-
     sess = models.session(model)
     return np.mean([softmax(sess.run(["bonus_logits"], {"crops": to_tensor(np.ascontiguousarray(
         np.rot90(crops, k, axes=(1, 2))))})[0]) for k in turns], axis=0)

@@ -46,14 +46,18 @@ def tile_probability(det_score, platt: tuple[float, float] | None) -> np.ndarray
     return 1.0 / (1.0 + np.exp(-(a * _logit(s) + b)))
 
 
+def softmax(z: np.ndarray) -> np.ndarray:
+    """Probabilities from logits (last axis): the networks' kind and orientation heads."""
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
 def sharpened(probs: np.ndarray, temperature: float | None) -> np.ndarray:
     """Kind probabilities (last axis) after temperature scaling."""
     if not temperature or temperature == 1.0:
         return probs
-    z = np.log(np.clip(probs, 1e-12, None)) / temperature
-    z -= z.max(axis=-1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=-1, keepdims=True)
+    return softmax(np.log(np.clip(probs, 1e-12, None)) / temperature)
 
 
 def fit_platt(scores: np.ndarray, outcomes: np.ndarray, iters: int = 100) -> tuple[float, float]:

@@ -12,6 +12,7 @@ import numpy as np
 
 from . import models
 from .bonus_reader import with_bonus_reader
+from .calibration import softmax
 from .crops import CONTEXT, CROP_SIZE, square_crop, to_tensor
 from .kinds import KINDS
 
@@ -21,12 +22,6 @@ class KindRead:
     probs: np.ndarray          # 43 kind probabilities
     orient: np.ndarray         # 4 probabilities: face turned 0/90/180/270 deg CCW
     embedding: np.ndarray | None = None   # turns x 256 neck features, when asked for (taught sets)
-
-
-def softmax(z: np.ndarray) -> np.ndarray:
-    z = z - z.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
 
 
 OUTPUTS = ["kind_logits", "orient_logits"]
