@@ -8,23 +8,34 @@ as anything; it is wrong when box or kind is. Prints the share of the wrong ones
 confidence >= 0.6 (the review does not ask) and of the right ones under it (it asks for nothing)."""
 import sys
 from pathlib import Path
+
 import numpy as np
+
 from mjscore.vision.evaluate import dataset_tokens, image_label_pairs, labelled_tiles, IOU
 from mjscore.vision.boxes import iou_matrix
+from mjscore.vision.calibration import REVIEW_CONFIDENCE
 from mjscore.vision.recognizer import recognize_file
 from mjscore.vision.kinds import BONUS
-folder = Path(sys.argv[1]); tokens = dataset_tokens(folder)
-wrong, right = [], []
-for item in image_label_pairs(folder):
-    read = recognize_file(item.image)
-    gt = [(k, b) for k, b in labelled_tiles(item, read.width, read.height, tokens) if k is not None]
-    gb = np.array([b for _, b in gt], float).reshape(-1, 4)
-    for t in read.tiles:
-        ious = iou_matrix(np.array([t.box], float), gb)[0] if len(gt) else np.zeros(0)
-        j = int(np.argmax(ious)) if len(ious) else -1
-        true = gt[j][0] if j >= 0 and ious[j] >= IOU else None
-        if t.kind in BONUS or true in BONUS:
-            (right if t.kind == true else wrong).append(t.confidence)
-w = np.array(wrong); r = np.array(right)
-print(f"{folder}: bonus reads right {len(r)}, wrong {len(w)}; wrong shown >= 0.6: {np.mean(w >= 0.6):.3f} "
-      f"({int((w >= 0.6).sum())}); right under 0.6: {np.mean(r < 0.6):.3f}")
+
+
+def main(folder: Path) -> None:
+    tokens = dataset_tokens(folder)
+    wrong, right = [], []
+    for item in image_label_pairs(folder):
+        read = recognize_file(item.image)
+        gt = [(k, b) for k, b in labelled_tiles(item, read.width, read.height, tokens) if k is not None]
+        gb = np.array([b for _, b in gt], float).reshape(-1, 4)
+        for t in read.tiles:
+            ious = iou_matrix(np.array([t.box], float), gb)[0] if len(gt) else np.zeros(0)
+            j = int(np.argmax(ious)) if len(ious) else -1
+            true = gt[j][0] if j >= 0 and ious[j] >= IOU else None
+            if t.kind in BONUS or true in BONUS:
+                (right if t.kind == true else wrong).append(t.confidence)
+    w = np.array(wrong); r = np.array(right)
+    sure = REVIEW_CONFIDENCE
+    print(f"{folder}: bonus reads right {len(r)}, wrong {len(w)}; wrong shown >= {sure}: {np.mean(w >= sure):.3f} "
+          f"({int((w >= sure).sum())}); right under {sure}: {np.mean(r < sure):.3f}")
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]))

@@ -27,12 +27,14 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 
 from .context import ContextError, ScanContext
 from .hand import hand_from_layout, score
 from ..scoring.model import HandScore
-from ..scoring.tiles import TILES
+from ..scoring.decompose import completing_kinds, counts_of
+from ..scoring.tiles import INDEX, TILES
 from ..vision.layout import (BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, Layout, alternative_layouts,
                              group_tiles, with_kind, with_tile_added, without_tile)
 
@@ -96,18 +98,18 @@ def tile_edits(layout: Layout, suspects: int = SUSPECTS) -> list[Edit]:
 
 def tile_additions(layout: Layout) -> list[tuple[Layout, str]]:
     """The layouts with one tile added that the detector may have missed, when the hand is one
-    tile short (14 + one per kong, bonus tiles not counted): any kind among the concealed tiles
-    (the engine decomposes them), the tile that completes a two-tile exposed set, the fourth
+    tile short (14 + one per kong, bonus tiles not counted): to the concealed tiles (the engine
+    decomposes them) any kind that could complete a hand (``scoring.decompose.completing_kinds``,
+    as for waits), the tile that completes a two-tile exposed set, the fourth
     tile of a face-down kong read as three. Each comes with the kind added."""
     hand = [g for g in layout.groups if g.kind != BONUS]
     kongs = sum(1 for g in hand if g.kind in (EXPOSED, CONCEALED_KONG) and len(g.tiles) == 4)
     short = sum(len(g.tiles) for g in hand) - (13 + kongs)    # 0: one tile short; 1: a kong's tile
     if short not in (0, 1):
         return []
-    counts: dict[str, int] = {}
-    for g in hand:
-        for t in g.tokens:
-            counts[t] = counts.get(t, 0) + 1
+    counts = Counter(t for g in hand for t in g.tokens)
+    # the engine's own candidates for a wait: neighbours of held suit tiles, held honours, orphans
+    could_complete = [TILES[i] for i in completing_kinds(counts_of(INDEX[t] for t in counts.elements() if t in INDEX))]
     out = []
     for gi, g in enumerate(layout.groups):
         if g.kind in (EXPOSED, CONCEALED_KONG) and len(g.tiles) == 3 and "X" in g.tokens:
@@ -117,9 +119,9 @@ def tile_additions(layout: Layout) -> list[tuple[Layout, str]]:
         elif short:
             continue
         elif g.kind == CONCEALED:
-            out += [(with_tile_added(layout, gi, k), k) for k in TILES if counts.get(k, 0) < 4]
+            out += [(with_tile_added(layout, gi, k), k) for k in could_complete if counts[k] < 4]
         elif g.kind == EXPOSED and len(g.tiles) == 2:
-            out += [(with_tile_added(layout, gi, k), k) for k in _completing(g.tokens) if counts.get(k, 0) < 4]
+            out += [(with_tile_added(layout, gi, k), k) for k in _completing(g.tokens) if counts[k] < 4]
     return out
 
 
