@@ -127,3 +127,23 @@ def test_name_factor_options_parse_lists_and_repeats_and_reject_junk():
     for bad in ("X4", "X=four"):
         with pytest.raises(ValueError):
             name_factors(bad)
+
+
+def test_detector_close_up_views_frame_one_tile_big_and_keep_it_whole():
+    """--zoom-in views (issue 17): the tiles of a whole-hand photo become big in the view, the
+    framed tile stays whole in view, and zoom_in=0 draws exactly the old views."""
+    from mjscore.vision.training.train_detector import random_view
+
+    img = np.full((512, 512, 3), 100, np.uint8)
+    boxes = np.array([[100 + i * 34, 200, 134 + i * 34, 245] for i in range(10)], np.float32)
+    old, zoomed = [], []
+    for seed in range(60):
+        v0, b0, _ = random_view(img, boxes, np.random.default_rng(seed), 320)
+        v1, b1, _ = random_view(img, boxes, np.random.default_rng(seed), 320, zoom_in=0.0)
+        assert np.array_equal(v0, v1) and np.array_equal(b0, b1)
+        v, b, _ = random_view(img, boxes, np.random.default_rng(seed), 320, zoom_in=1.0, max_zoom=5.0)
+        assert len(b) >= 1 and (b >= 0).all() and (b <= 320).all()
+        old.append(np.median(b0[:, 3] - b0[:, 1]) if len(b0) else 0)
+        zoomed.append(np.max(b[:, 3] - b[:, 1]))
+    assert np.median(zoomed) > 2.5 * np.median(old)
+    assert max(zoomed) <= 0.8 * 320 + 1     # never bigger than the view can hold whole

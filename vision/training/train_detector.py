@@ -61,12 +61,24 @@ def load_split(folder: Path, split: str, name: str, max_images: int | None = Non
     return x, bs
 
 
-def random_view(img, boxes, rng, out: int):
-    """Augmented ``out`` x ``out`` view of a cached image and its boxes."""
+def random_view(img, boxes, rng, out: int, zoom_in: float = 0.0, max_zoom: float = 5.0):
+    """Augmented ``out`` x ``out`` view of a cached image and its boxes. With probability
+    ``zoom_in`` the view is a close-up instead: scale log-uniform in [1.3, ``max_zoom``], framed
+    on one random tile (at 5x a tile of a whole-hand photo fills a third to half of the view),
+    so that lone tiles big in the frame are learnt from real photos (issue 17)."""
     import cv2
 
     stretch = math.exp(rng.normal(0, 0.2))
-    scale = math.exp(rng.uniform(math.log(0.3), math.log(1.3)))
+    zoomed = None          # the tile a close-up is framed on
+    if zoom_in > 0 and len(boxes) and rng.random() < zoom_in:
+        b = boxes[int(rng.integers(len(boxes)))]
+        top = min(max_zoom, 0.8 * out / max(b[2] - b[0], b[3] - b[1], 1.0))   # the tile stays in view
+        if top > 1.3:
+            zoomed = b
+    if zoomed is not None:
+        scale = math.exp(rng.uniform(math.log(1.3), math.log(top)))
+    else:
+        scale = math.exp(rng.uniform(math.log(0.3), math.log(1.3)))
     sx, sy = scale * stretch, scale / stretch
     k = int(rng.integers(4))
     flip = rng.random() < 0.5
@@ -78,8 +90,13 @@ def random_view(img, boxes, rng, out: int):
     for _ in range(k):   # quarter turn: (x, y) -> (y, W - x)
         a = np.array([[0, 1, 0], [-1, 0, wh[0]], [0, 0, 1]]) @ a
         wh = wh[::-1]
-    tx = rng.uniform(min(0, out - wh[0]), max(0, out - wh[0]))
-    ty = rng.uniform(min(0, out - wh[1]), max(0, out - wh[1]))
+    if zoomed is not None:   # the chosen tile's centre lands in the middle half of the view
+        b = zoomed
+        c = a[:2, :2] @ np.array([(b[0] + b[2]) / 2, (b[1] + b[3]) / 2]) + a[:2, 2]
+        tx, ty = rng.uniform(0.25, 0.75, 2) * out - c
+    else:
+        tx = rng.uniform(min(0, out - wh[0]), max(0, out - wh[0]))
+        ty = rng.uniform(min(0, out - wh[1]), max(0, out - wh[1]))
     a = np.array([[1, 0, tx], [0, 1, ty], [0, 0, 1]]) @ a
     fill = tuple(int(v) for v in rng.integers(0, 256, 3))
     view = cv2.warpAffine(img, a[:2], (out, out), flags=cv2.INTER_LINEAR,
@@ -185,6 +202,10 @@ def main() -> None:
     ap.add_argument("--boost", action="append", default=[], metavar="FOLDER=FACTOR",
                     help="draw a synthetic batch (folder name under data/synth) FACTOR times as often, "
                          "e.g. --boost train_v8=4 when fine-tuning on a new kind of scene")
+    ap.add_argument("--zoom-in", type=float, default=0.0,
+                    help="share of views that are close-ups framed on one tile, zoomed 1.3x to --max-zoom "
+                         "(lone tiles big in the frame; session 12: 0.3 for the close-up detector)")
+    ap.add_argument("--max-zoom", type=float, default=5.0)
     args = ap.parse_args()
     boost = name_factors(args.boost)
     torch = setup_torch(args.threads)
@@ -250,7 +271,8 @@ def main() -> None:
             imgs, hms, whs, offs, masks, wts_b = [], [], [], [], [], []
             for pi in rng.choice(len(pool), args.batch, p=wts):
                 si, j = pool[pi]
-                v, bx, ig = random_view(sets[si][0][j], sets[si][1][j], rng, args.size)
+                v, bx, ig = random_view(sets[si][0][j], sets[si][1][j], rng, args.size,
+                                         args.zoom_in, args.max_zoom)
                 hm, wh, off, m, w = targets(bx, ig, args.size)
                 imgs.append(v); hms.append(hm); whs.append(wh); offs.append(off); masks.append(m)
                 wts_b.append(w)
