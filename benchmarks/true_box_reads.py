@@ -18,35 +18,38 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from mjscore.scoring.tiles import BACK
+from mjscore.scoring.tiles import BACK, BONUS
 from mjscore.vision.classifier import classify_boxes
 from mjscore.vision.evaluate import dataset_tokens, labelled_tiles
 from mjscore.vision.kinds import KINDS
 from mjscore.vision.yolo import image_label_pairs
 
-BONUS = {"f1", "f2", "f3", "f4", "j1", "j2", "j3", "j4"}
+def _rgb(path: Path):
+    img = cv2.imread(str(path))
+    return None if img is None else cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
 
 
 def labelled_photos(folder: Path):
-    """(image path, [(kind, box)]) of every labelled photo of ``folder``."""
+    """(RGB image, [(kind, box)]) of every labelled photo of ``folder``, each read once."""
     if (folder / "hands.json").exists():
         for hand in json.loads((folder / "hands.json").read_text()):
-            yield folder / (hand.get("image") or hand["file"]), [(t["kind"], tuple(t["box"])) for t in hand["tiles"]]
+            rgb = _rgb(folder / (hand.get("image") or hand["file"]))
+            if rgb is not None:
+                yield rgb, [(t["kind"], tuple(t["box"])) for t in hand["tiles"]]
         return
     tokens = dataset_tokens(folder)
     for item in image_label_pairs(folder):
-        img = cv2.imread(str(item.image))
-        if img is not None:
-            yield item.image, [(k, b) for k, b in labelled_tiles(item, img.shape[1], img.shape[0], tokens) if k]
+        rgb = _rgb(item.image)
+        if rgb is not None:
+            yield rgb, [(k, b) for k, b in labelled_tiles(item, rgb.shape[1], rgb.shape[0], tokens) if k]
 
 
 def true_box_reads(folder: Path) -> tuple[list[str], list[str]]:
     """(true kinds, kinds read) of every labelled tile of ``folder``."""
     truth, read = [], []
-    for image, tiles in labelled_photos(folder):
+    for rgb, tiles in labelled_photos(folder):
         if not tiles:
             continue
-        rgb = cv2.cvtColor(cv2.imread(str(image)), cv2.COLOR_BGR2RGB)
         reads = classify_boxes(rgb, [b for _, b in tiles])
         truth += [k for k, _ in tiles]
         read += [KINDS[int(np.argmax(r.probs))] for r in reads]
