@@ -61,11 +61,38 @@ def with_row_supported(view, reads: list, embed: bool = False):
 
 
 def _read_tiles(rgb: np.ndarray, timing: dict, tile_set=None) -> list[TileRead]:
+    return with_turned(rgb, _read_view(rgb, timing, tile_set), timing, tile_set)
+
+
+def _read_view(rgb: np.ndarray, timing: dict, tile_set=None) -> list[TileRead]:
     view, reads = detect_and_classify(rgb, timing, embed=tile_set is not None)
     if tile_set is not None:
         from .set_support import read_with_set
         return read_with_set(view, reads, tile_set)
     return tiles_from_reads(view, reads)
+
+
+def with_turned(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=None) -> list[TileRead]:
+    """``tiles``, or the read of the photo turned so its rows run level where they lie at least
+    ``turn_min_degrees`` off the image axes and that read is ``turn_margin`` surer in sum
+    (vision.turned says why). Off where recognizer.json has no ``turn_min_degrees``."""
+    from .turned import TURN_MARGIN, evidence, row_tilt, tiles_back, turn_for, turned_image
+
+    cfg = models.settings()
+    least = cfg.get("turn_min_degrees")
+    if not least:
+        return tiles
+    tilt = row_tilt(rgb, [t.box for t in tiles])
+    if abs(tilt) < least:
+        return tiles
+    t0 = time.perf_counter()
+    turn = turn_for(rgb, tilt)
+    other = _read_view(turned_image(rgb, turn), {}, tile_set)
+    timing["turned"] = (time.perf_counter() - t0) * 1000
+    if evidence(other) > cfg.get("turn_margin", TURN_MARGIN) * evidence(tiles):
+        h, w = rgb.shape[:2]
+        return tiles_back(other, turn, (w, h))
+    return tiles
 
 
 def recognize_image(rgb: np.ndarray, tile_set=None) -> list[TileRead]:

@@ -1,0 +1,109 @@
+"""The turned read of tilted rows (vision.turned, vision.recognizer.with_turned)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from mjscore.vision import recognizer, turned
+from mjscore.vision.types import TileRead
+
+
+def _row(degrees: float, n: int = 6, pitch: float = 40.0):
+    """Boxes (30 x 40) of ``n`` tiles whose centres run ``degrees`` off the x axis (y down)."""
+    a = math.radians(degrees)
+    out = []
+    for i in range(n):
+        cx, cy = 300 + i * pitch * math.cos(a), 200 + i * pitch * math.sin(a)
+        out.append((cx - 15, cy - 20, cx + 15, cy + 20))
+    return out
+
+
+@pytest.mark.parametrize("deg", [0.0, 8.0, 25.0, 40.0, -30.0])
+def test_tilt_from_boxes_follows_the_row(deg):
+    assert turned.tilt_from_boxes(_row(deg)) == pytest.approx(deg, abs=0.5)
+
+
+def test_tilt_is_taken_modulo_a_quarter_turn():
+    # a column of tiles is as level as a row; a row at 70 degrees is one at -20
+    assert turned.tilt_from_boxes(_row(90.0)) == pytest.approx(0.0, abs=0.5)
+    assert turned.tilt_from_boxes(_row(70.0)) == pytest.approx(-20.0, abs=0.5)
+    assert turned.tilt_from_boxes(_row(0.0, n=2)) is None
+
+
+def test_tilt_from_edges_reads_a_drawn_tilted_bar():
+    import cv2
+    img = np.full((400, 400, 3), 90, np.uint8)
+    box = cv2.boxPoints(((200, 200), (300, 60), 30.0)).astype(np.int32)    # 30 degrees clockwise as shown
+    cv2.fillPoly(img, [box], (240, 240, 230))
+    assert turned.tilt_from_edges(img) == pytest.approx(30.0, abs=3)
+    assert turned.row_tilt(img, []) == pytest.approx(30.0, abs=3)          # too few boxes: the edges decide
+
+
+def test_turn_lays_the_row_level_and_boxes_come_back_round_the_tiles():
+    deg = 35.0
+    rgb = np.zeros((480, 640, 3), np.uint8)
+    turn = turned.turn_for(rgb, deg)
+    boxes = _row(deg)
+    pts = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in boxes])
+    moved = pts @ turn.forward[:, :2].T + turn.forward[:, 2]
+    assert np.ptp(moved[:, 1]) < 1.0                        # level on the turned canvas
+    w, h = turn.size
+    corners = np.array([[0, 0], [640, 0], [0, 480], [640, 480]]) @ turn.forward[:, :2].T + turn.forward[:, 2]
+    assert corners.min() >= -1 and (corners[:, 0] <= w + 1).all() and (corners[:, 1] <= h + 1).all()
+    # a box on the turned canvas comes back as the bounds of its corners, inside the photo
+    x, y = moved[2]
+    back = turned.box_back((x - 15, y - 20, x + 15, y + 20), turn, (640, 480))
+    cx, cy = pts[2]
+    assert back[0] < cx < back[2] and back[1] < cy < back[3]
+    assert (back[2] - back[0]) > 30 and (back[3] - back[1]) > 40   # bounds of a tilted box are larger
+    assert turned.turned_image(rgb, turn).shape == (h, w, 3)
+
+
+def test_face_angles_turn_back_to_quarter_turns():
+    turn = turned.turn_for(np.zeros((100, 100, 3), np.uint8), 40.0)
+    tiles = [TileRead("1m", (40, 40, 60, 60), 0.9, angle=0), TileRead("2m", (10, 10, 30, 30), 0.9, angle=90)]
+    back = turned.tiles_back(tiles, turn, (100, 100))
+    # upright on a canvas turned 40 degrees counter-clockwise: 40 degrees clockwise in the photo
+    assert {t.kind: t.angle for t in back} == {"1m": 0, "2m": 90}
+    assert turned.tiles_back([TileRead("1m", (40, 40, 60, 60), 0.9, angle=0)],
+                             turned.turn_for(np.zeros((100, 100, 3), np.uint8), -60.0), (100, 100))[0].angle == 90
+
+
+def _stub_reads(monkeypatch, first, second, tilt):
+    calls = []
+
+    def read_view(rgb, timing, tile_set=None):
+        calls.append(rgb.shape)
+        return second
+    monkeypatch.setattr(recognizer, "_read_view", read_view)
+    monkeypatch.setattr(turned, "row_tilt", lambda rgb, boxes: tilt)
+    return calls
+
+
+def test_with_turned_is_off_without_the_setting(monkeypatch):
+    first = [TileRead("1m", (0, 0, 10, 10), 0.5)]
+    calls = _stub_reads(monkeypatch, first, [TileRead("2m", (0, 0, 10, 10), 0.9)] * 5, 40.0)
+    monkeypatch.setattr(recognizer.models, "settings", lambda: {})
+    assert recognizer.with_turned(np.zeros((50, 50, 3), np.uint8), first, {}) is first
+    assert calls == []
+
+
+def test_with_turned_keeps_the_surer_read(monkeypatch):
+    rgb = np.zeros((60, 80, 3), np.uint8)
+    first = [TileRead("1m", (5, 5, 15, 20), 0.6)]
+    surer = [TileRead("2m", (30, 30, 40, 45), 0.9), TileRead("3m", (42, 30, 52, 45), 0.9)]
+    monkeypatch.setattr(recognizer.models, "settings", lambda: {"turn_min_degrees": 12, "turn_margin": 1.1})
+    # rows nearly level: not read again
+    calls = _stub_reads(monkeypatch, first, surer, 5.0)
+    assert recognizer.with_turned(rgb, first, {}) is first and calls == []
+    # tilted, and the turned read finds more: kept, in photo pixels
+    calls = _stub_reads(monkeypatch, first, surer, 30.0)
+    timing = {}
+    got = recognizer.with_turned(rgb, first, timing)
+    assert sorted(t.kind for t in got) == ["2m", "3m"]
+    assert len(calls) == 1 and calls[0][0] > 60 and "turned" in timing
+    assert all(0 <= t.box[0] < t.box[2] <= 80 and 0 <= t.box[1] < t.box[3] <= 60 for t in got)
+    # tilted, but the turned read is no surer: the first read stays
+    calls = _stub_reads(monkeypatch, first, [TileRead("2m", (30, 30, 40, 45), 0.62)], 30.0)
+    assert recognizer.with_turned(rgb, first, {}) is first and len(calls) == 1
