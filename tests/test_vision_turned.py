@@ -70,7 +70,7 @@ def test_face_angles_turn_back_to_quarter_turns():
                              turned.turn_for(np.zeros((100, 100, 3), np.uint8), -60.0), (100, 100))[0].angle == 90
 
 
-def _stub_reads(monkeypatch, first, second, tilt):
+def _stub_reads(monkeypatch, second, tilt):
     calls = []
 
     def read_view(rgb, timing, tile_set=None):
@@ -83,7 +83,7 @@ def _stub_reads(monkeypatch, first, second, tilt):
 
 def test_with_turned_is_off_without_the_setting(monkeypatch):
     first = [TileRead("1m", (0, 0, 10, 10), 0.5)]
-    calls = _stub_reads(monkeypatch, first, [TileRead("2m", (0, 0, 10, 10), 0.9)] * 5, 40.0)
+    calls = _stub_reads(monkeypatch, [TileRead("2m", (0, 0, 10, 10), 0.9)] * 5, 40.0)
     monkeypatch.setattr(recognizer.models, "settings", lambda: {})
     assert recognizer.with_turned(np.zeros((50, 50, 3), np.uint8), first, {}) is first
     assert calls == []
@@ -95,15 +95,15 @@ def test_with_turned_keeps_the_surer_read(monkeypatch):
     surer = [TileRead("2m", (30, 30, 40, 45), 0.9), TileRead("3m", (42, 30, 52, 45), 0.9)]
     monkeypatch.setattr(recognizer.models, "settings", lambda: {"turn_min_degrees": 12, "turn_margin": 1.1})
     # rows nearly level: not read again
-    calls = _stub_reads(monkeypatch, first, surer, 5.0)
+    calls = _stub_reads(monkeypatch, surer, 5.0)
     assert recognizer.with_turned(rgb, first, {}) is first and calls == []
     # tilted, and the turned read finds more: kept, in photo pixels
-    calls = _stub_reads(monkeypatch, first, surer, 30.0)
+    calls = _stub_reads(monkeypatch, surer, 30.0)
     timing = {}
     got = recognizer.with_turned(rgb, first, timing)
     assert sorted(t.kind for t in got) == ["2m", "3m"]
     assert len(calls) == 1 and calls[0][0] > 60 and "turned" in timing
     assert all(0 <= t.box[0] < t.box[2] <= 80 and 0 <= t.box[1] < t.box[3] <= 60 for t in got)
     # tilted, but the turned read is no surer: the first read stays
-    calls = _stub_reads(monkeypatch, first, [TileRead("2m", (30, 30, 40, 45), 0.62)], 30.0)
+    calls = _stub_reads(monkeypatch, [TileRead("2m", (30, 30, 40, 45), 0.62)], 30.0)
     assert recognizer.with_turned(rgb, first, {}) is first and len(calls) == 1

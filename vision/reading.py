@@ -67,6 +67,9 @@ def tiles_from_reads(view, reads: list) -> list[TileRead]:
         tiles.append(TileRead(kind=kind, box=view.to_photo(det.box), confidence=float(cal.confidence[i]),
                               alternatives=tuple((k, q * scale) for k, q in alts),
                               angle=angle_for(read, det.box)))
-    # reading order: top to bottom, left to right (rows are grouped by vision.layout)
-    tiles.sort(key=lambda t: (round((t.box[1] + t.box[3]) / 2), t.box[0]))
-    return tiles
+    return in_reading_order(tiles)
+
+
+def in_reading_order(tiles: list[TileRead]) -> list[TileRead]:
+    """Top to bottom, left to right, by box centre (rows are grouped by vision.layout)."""
+    return sorted(tiles, key=lambda t: (round((t.box[1] + t.box[3]) / 2), t.box[0]))

@@ -10,12 +10,13 @@ axes. Turned level, the same tiles are tiles the detector knows.
 How: the tilt of the rows is taken from the first read's tiles (the direction from each tile
 to its nearest neighbour, averaged modulo a quarter turn) or, when it found fewer than three,
 from the photo's strongest edges (same average). When that is at least ``turn_min_degrees``
-(recognizer.json) off the axes, the photo is turned by it (canvas grown, nothing cut; the
-border filled with the photo's median colour, never mirrored, so no tile is copied) and read
-again by the same pipeline. The turned read is kept when its tiles' summed confidence beats
-the first read's by ``turn_margin``: a photo whose rows were level keeps its own read. Boxes
-come back as the photo-pixel bounds of the turned boxes (what the labels of tilted tiles are
-too) and face angles turned back, rounded to quarter turns as the recognizer's always are.
+(recognizer.json; no default: without it the turned read is off) off the axes, the photo is
+turned by it (canvas grown, nothing cut; the border filled with the photo's median colour,
+never mirrored, so no tile is copied) and read again by the same pipeline. The turned read
+is kept when its tiles' summed confidence beats the first read's by ``turn_margin``: a photo
+whose rows were level keeps its own read. Boxes come back as the photo-pixel bounds of the
+turned boxes (what the labels of tilted tiles are too) and face angles turned back, rounded
+to quarter turns as the recognizer's always are.
 Pure functions over arrays; :mod:`vision.recognizer` decides and reads.
 
 DECISION (session 13): off in the shipped recognizer.json (no ``turn_min_degrees``). Chosen on
@@ -37,7 +38,6 @@ import numpy as np
 
 from .types import TileRead
 
-TURN_MIN_DEGREES = 12.0    # rows closer than this to the image axes are read as they are
 TURN_MARGIN = 1.1          # the turned read must be this much surer in sum to be kept
 EDGE_SIDE = 480            # the edge-based tilt is measured on a copy this long
 
@@ -130,10 +130,10 @@ def box_back(box: Sequence[float], turn: Turn, frame: tuple[int, int]) -> tuple[
 
 def tiles_back(tiles: Sequence[TileRead], turn: Turn, frame: tuple[int, int]) -> list[TileRead]:
     """Tiles read on the turned canvas, in photo pixels and photo face angles, reading order."""
-    out = [replace(t, box=box_back(t.box, turn, frame), angle=int(round((t.angle - turn.degrees) / 90.0)) % 4 * 90)
-           for t in tiles]
-    out.sort(key=lambda t: (round((t.box[1] + t.box[3]) / 2), t.box[0]))
-    return out
+    from .reading import in_reading_order
+
+    return in_reading_order([replace(t, box=box_back(t.box, turn, frame),
+                                     angle=int(round((t.angle - turn.degrees) / 90.0)) % 4 * 90) for t in tiles])
 
 
 def evidence(tiles: Sequence[TileRead]) -> float:
@@ -141,5 +141,5 @@ def evidence(tiles: Sequence[TileRead]) -> float:
     return float(sum(t.confidence for t in tiles))
 
 
-__all__ = ["TURN_MARGIN", "TURN_MIN_DEGREES", "Turn", "box_back", "evidence", "row_tilt", "tilt_from_boxes",
+__all__ = ["TURN_MARGIN", "Turn", "box_back", "evidence", "row_tilt", "tilt_from_boxes",
            "tilt_from_edges", "tiles_back", "turn_for", "turned_image"]
