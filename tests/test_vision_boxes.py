@@ -59,3 +59,51 @@ def test_rescale_and_unscale():
     assert rescale((10.0, 20.0, 30.0, 40.0), 2.0) == (20.0, 40.0, 60.0, 80.0)
     assert rescale((10.0, 20.0, 30.0, 40.0), 0.5, 2.0) == (5.0, 40.0, 15.0, 80.0)
     assert unscale((5.0, 40.0, 15.0, 80.0), 0.5, 2.0) == (10.0, 20.0, 30.0, 40.0)
+
+
+def _row_of(n: int, w: float = 30.0, h: float = 40.0, gap: float = 0.0):
+    return [(i * (w + gap), 0.0, i * (w + gap) + w, h) for i in range(n)]
+
+
+def test_straddlers_drops_a_tile_sized_box_across_two_surer_tiles():
+    from mjscore.vision.boxes import straddlers
+
+    row = _row_of(4)
+    across = (45.0, 0.0, 75.0, 40.0)                 # half on tile 1, half on tile 2
+    boxes = np.array(row + [across])
+    assert straddlers(boxes, np.array([0.9, 0.9, 0.9, 0.9, 0.8]), cover=0.75).tolist() == [4]
+    # surer than the tiles it lies across: kept (the tiles would be the doubtful ones)
+    assert straddlers(boxes, np.array([0.7, 0.7, 0.7, 0.7, 0.8]), cover=0.75).tolist() == []
+    # a row with gaps between its tiles: a box between two covers too little of itself
+    spaced = np.array(_row_of(4, gap=20.0) + [(35.0, 0.0, 65.0, 40.0)])
+    assert straddlers(spaced, np.array([0.9] * 4 + [0.8]), cover=0.75).tolist() == []
+
+
+def test_straddlers_keeps_a_whole_tile_found_with_its_pieces():
+    from mjscore.vision.boxes import straddlers
+
+    whole = (0.0, 0.0, 60.0, 80.0)
+    pieces = [(0.0, 0.0, 60.0, 42.0), (0.0, 38.0, 60.0, 80.0)]   # each about half of it
+    boxes = np.array([whole] + pieces)
+    assert straddlers(boxes, np.array([0.6, 0.9, 0.9]), cover=0.75).tolist() == []
+
+
+def test_straddlers_keeps_the_tiles_of_a_steeply_tilted_row():
+    from mjscore.vision.boxes import straddlers
+
+    # bounds of tiles 45 degrees off the axis, touching along the row: each tile's two
+    # neighbours cover most of its bounds, but they are two pitches apart
+    row = [(i * 28.0, i * 28.0, i * 28.0 + 70.0, i * 28.0 + 70.0) for i in range(6)]
+    scores = np.array([0.95, 0.7, 0.95, 0.7, 0.95, 0.7])
+    assert straddlers(np.array(row), scores, cover=0.75).tolist() == []
+
+
+def test_the_recognizer_drops_straddlers_only_with_the_setting(monkeypatch):
+    from mjscore.vision import recognizer
+    from mjscore.vision.types import TileRead
+
+    row = [TileRead("R", b, 0.95) for b in _row_of(3)] + [TileRead("R", (15.0, 0.0, 45.0, 40.0), 0.9)]
+    monkeypatch.setattr(recognizer.models, "settings", lambda: {})
+    assert recognizer.without_straddlers(row) == row
+    monkeypatch.setattr(recognizer.models, "settings", lambda: {"straddle_cover": 0.75})
+    assert recognizer.without_straddlers(row) == row[:3]

@@ -107,3 +107,14 @@ def test_with_turned_keeps_the_surer_read(monkeypatch):
     # tilted, but the turned read is no surer: the first read stays
     calls = _stub_reads(monkeypatch, [TileRead("2m", (30, 30, 40, 45), 0.62)], 30.0)
     assert recognizer.with_turned(rgb, first, {}) is first and len(calls) == 1
+
+
+def test_boxes_kept_takes_the_first_reads_box_round_one_tile_alone():
+    first = [TileRead("1m", (0, 0, 30, 40), 0.8),          # an upright tile found alone
+             TileRead("2m", (40, 0, 100, 40), 0.5)]        # one box round two tiles
+    back = [TileRead("1m", (-4, -5, 34, 45), 0.9),          # its turned box, too big
+            TileRead("2m", (42, 2, 68, 38), 0.9), TileRead("3m", (72, 2, 98, 38), 0.9),
+            TileRead("4m", (200, 0, 230, 40), 0.9)]         # found only by the turned read
+    got = turned.boxes_kept(back, first)
+    assert [t.box for t in got] == [(0.0, 0.0, 30.0, 40.0), (42, 2, 68, 38), (72, 2, 98, 38), (200, 0, 230, 40)]
+    assert [t.kind for t in got] == ["1m", "2m", "3m", "4m"] and all(t.confidence == 0.9 for t in got)

@@ -64,6 +64,57 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, containment: float = 
     return np.array(keep, np.int64)
 
 
+def straddlers(boxes: np.ndarray, scores: np.ndarray, cover: float, least_overlap: float = 0.15,
+               most_overlap: float = 0.6, least_area: float = 0.55, pair_pitch: float = 1.4,
+               grid: int = 24) -> np.ndarray:
+    """Indices of boxes that lie across two or more surer boxes of their own size: boxes each
+    overlapping it partly (IoU in [``least_overlap``, ``most_overlap``)), each at least
+    ``least_area`` of its area, all scored higher, that together cover ``cover`` of it, two of
+    them neighbours (centres at most ``pair_pitch`` times the photo's pitch apart: the median
+    distance from a box to its nearest other box, the box in question left out).
+
+    Why: in a row whose tiles touch (above all a tilted one, where neighbours' boxes overlap)
+    the detector sometimes puts a second peak between two tiles; its box is tile-sized, so NMS
+    keeps it (its IoU with either tile is below ``nms_iou``), and a pung read through it becomes
+    a kong, sure and unflagged. A piece of a big tile is not dropped by this: the surer boxes
+    must be at least ``least_area`` of its size, and the pieces of a tile are each about half.
+    Nor is a tile of a steeply tilted row, whose neighbours' bounds cover most of its own: its
+    two neighbours are two pitches apart, the two tiles a straddler lies across one.
+    Coverage is counted on a ``grid`` x ``grid`` raster of the box."""
+    n = len(boxes)
+    if n < 3:
+        return np.zeros(0, np.int64)
+    c = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], 1)
+    dist = np.linalg.norm(c[:, None] - c[None], axis=2)
+    np.fill_diagonal(dist, np.inf)
+
+    def pitch_without(i: int) -> float:
+        rest = np.delete(np.delete(dist, i, 0), i, 1)
+        return float(np.median(rest.min(axis=1)))
+
+    ov = iou_matrix(boxes, boxes)
+    area = areas(boxes)
+    steps = (np.arange(grid) + 0.5) / grid
+    drop = []
+    for i in range(n):
+        near = np.nonzero((ov[i] >= least_overlap) & (ov[i] < most_overlap) & (scores > scores[i])
+                          & (area >= least_area * area[i]))[0]
+        near = near[near != i]
+        if len(near) < 2:
+            continue
+        x1, y1, x2, y2 = boxes[i]
+        xs = x1 + steps * (x2 - x1)
+        ys = y1 + steps * (y2 - y1)
+        covered = np.zeros((grid, grid), bool)
+        for j in near:
+            bx = (xs >= boxes[j, 0]) & (xs <= boxes[j, 2])
+            by = (ys >= boxes[j, 1]) & (ys <= boxes[j, 3])
+            covered |= by[:, None] & bx[None, :]
+        if covered.mean() >= cover and dist[np.ix_(near, near)].min() <= pair_pitch * pitch_without(i):
+            drop.append(i)
+    return np.array(drop, np.int64)
+
+
 def centre(box: Sequence[float]) -> tuple[float, float]:
     x1, y1, x2, y2 = box
     return (x1 + x2) / 2.0, (y1 + y2) / 2.0

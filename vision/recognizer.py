@@ -68,15 +68,28 @@ def _read_view(rgb: np.ndarray, timing: dict, tile_set=None) -> list[TileRead]:
     view, reads = detect_and_classify(rgb, timing, embed=tile_set is not None)
     if tile_set is not None:
         from .set_support import read_with_set
-        return read_with_set(view, reads, tile_set)
-    return tiles_from_reads(view, reads)
+        return without_straddlers(read_with_set(view, reads, tile_set))
+    return without_straddlers(tiles_from_reads(view, reads))
+
+
+def without_straddlers(tiles: list[TileRead]) -> list[TileRead]:
+    """``tiles`` less those lying across two or more surer tiles of their size (vision.boxes
+    .straddlers says why); off where recognizer.json has no ``straddle_cover``."""
+    from .boxes import straddlers
+
+    cover = models.settings().get("straddle_cover")
+    if not cover or len(tiles) < 3:
+        return tiles
+    drop = set(straddlers(np.array([t.box for t in tiles], float),
+                          np.array([t.confidence for t in tiles], float), cover).tolist())
+    return [t for i, t in enumerate(tiles) if i not in drop]
 
 
 def with_turned(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=None) -> list[TileRead]:
     """``tiles``, or the read of the photo turned so its rows run level where they lie at least
     ``turn_min_degrees`` off the image axes and that read is ``turn_margin`` surer in sum
     (vision.turned says why). Off where recognizer.json has no ``turn_min_degrees``."""
-    from .turned import TURN_MARGIN, evidence, row_tilt, tiles_back, turn_for, turned_image
+    from .turned import TURN_MARGIN, boxes_kept, evidence, row_tilt, tiles_back, turn_for, turned_image
 
     cfg = models.settings()
     least = cfg.get("turn_min_degrees")
@@ -91,7 +104,7 @@ def with_turned(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     timing["turned"] = (time.perf_counter() - t0) * 1000
     if evidence(other) > cfg.get("turn_margin", TURN_MARGIN) * evidence(tiles):
         h, w = rgb.shape[:2]
-        return tiles_back(other, turn, (w, h))
+        return boxes_kept(tiles_back(other, turn, (w, h)), tiles)
     return tiles
 
 

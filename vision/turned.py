@@ -15,8 +15,9 @@ turned by it (canvas grown, nothing cut; the border filled with the photo's medi
 never mirrored, so no tile is copied) and read again by the same pipeline. The turned read
 is kept when its tiles' summed confidence beats the first read's by ``turn_margin``: a photo
 whose rows were level keeps its own read. Boxes come back as the photo-pixel bounds of the
-turned boxes (what the labels of tilted tiles are too) and face angles turned back, rounded
-to quarter turns as the recognizer's always are.
+turned boxes (what the labels of tilted tiles are too), except where the first read had a
+box round that tile alone (:func:`boxes_kept`), and face angles turned back, rounded to
+quarter turns as the recognizer's always are.
 Pure functions over arrays; :mod:`vision.recognizer` decides and reads.
 
 DECISION (session 13): off in the shipped recognizer.json (no ``turn_min_degrees``). Chosen on
@@ -24,9 +25,12 @@ DECISION (session 13): off in the shipped recognizer.json (no ``turn_min_degrees
 turned 4 wrong hands right and none wrong (60 -> 64 exact or rightly proposed; 12 degrees beat
 20 and 30), chinese-v4 valid was unchanged (0.9664), but leo-riichi-v5 fell 0.835 -> 0.817: one
 screenshot whose upright tiles lie along a line 13 degrees off the axis was read turned, and
-the bounds of its turned boxes no longer matched the upright tiles (8 of 8 lost). What would
-make it safe: keep a turned read's boxes upright where the first read's boxes were already
-tile-shaped (the tiles themselves were not tilted), then measure again on leo."""
+the bounds of its turned boxes no longer matched the upright tiles (8 of 8 lost). Session 14 built that fix
+(:func:`boxes_kept`: a turned tile takes the first read's box where that box held it alone)
+and measured again with straddling boxes dropped (vision.boxes.straddlers, shipped): hands to
+choose on 60 -> 64, reported hands 57 -> 62 with none wrong unflagged, but leo 0.836 -> 0.832
+(the same photo: its 8 tiles are found again, 5 false boxes of the turned read stay). Still off:
+on real photos it changed one and lost there; fixing that photo would be tuning on leo."""
 
 from __future__ import annotations
 
@@ -136,10 +140,31 @@ def tiles_back(tiles: Sequence[TileRead], turn: Turn, frame: tuple[int, int]) ->
                                      angle=int(round((t.angle - turn.degrees) / 90.0)) % 4 * 90) for t in tiles])
 
 
+def _inside(box: Sequence[float], x: float, y: float) -> bool:
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+def boxes_kept(back: Sequence[TileRead], first: Sequence[TileRead]) -> list[TileRead]:
+    """The turned read's tiles (already in photo pixels), each taking the box of the one
+    first-read tile that holds its centre, where that first box holds no other turned tile's
+    centre. Why: a row of upright tiles laid along a tilted line is read well turned, but the
+    bounds of a turned box round a tile that is tilted on the turned canvas are too big for
+    the upright tile; the first read's box round that tile alone is already right. Where the
+    first read merged tiles (its box holds two centres) or missed them, the turned box stays."""
+    centres = [((t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2) for t in back]
+    out = []
+    for t, (x, y) in zip(back, centres):
+        holders = [f for f in first if _inside(f.box, x, y)]
+        if len(holders) == 1 and sum(_inside(holders[0].box, *c) for c in centres) == 1:
+            t = replace(t, box=tuple(float(v) for v in holders[0].box))
+        out.append(t)
+    return out
+
+
 def evidence(tiles: Sequence[TileRead]) -> float:
     """How much a read found: the summed confidence of its tiles."""
     return float(sum(t.confidence for t in tiles))
 
 
-__all__ = ["TURN_MARGIN", "Turn", "box_back", "evidence", "row_tilt", "tilt_from_boxes",
+__all__ = ["TURN_MARGIN", "Turn", "box_back", "boxes_kept", "evidence", "row_tilt", "tilt_from_boxes",
            "tilt_from_edges", "tiles_back", "turn_for", "turned_image"]
