@@ -1,5 +1,7 @@
 """Close-up photos (vision/closeup.py): which photos the close-up detector is asked about."""
 
+import numpy as np
+
 from mjscore.vision.closeup import needs_closeup
 
 def test_hand_photos_keep_the_main_detector():
@@ -64,3 +66,45 @@ def test_a_tile_cut_in_two_in_the_kept_view_is_made_whole(monkeypatch):
     assert len(boxes) == len(hand.detections)
     cfg["closeup_merge"] = False
     assert detector.with_closeup(rgb, cut, 320, likeness) is cut        # merging off: the view as it was
+
+
+def test_a_close_up_is_read_again_at_the_coarse_size(monkeypatch):
+    """closeup_det_size: where the first read finds fewer tiles than a hand, big at the input (here:
+    four tiles of a row), the whole view search runs again at the coarser input; a hand photo is
+    read at det_size only, and without the setting nothing is read twice."""
+    from pathlib import Path
+
+    from mjscore.vision import detector, models
+    from mjscore.vision.classifier import read_confidence
+    from mjscore.vision.imageio import load_image
+
+    photo = Path(__file__).resolve().parent.parent / "samples" / "chinese-v4" / "images" / "photo_3.jpg"
+    rgb = load_image(photo).rgb
+    sizes = []
+    forward = detector._forward
+
+    def recorded(image, det_size, model=models.DETECTOR):
+        sizes.append(det_size)
+        return forward(image, det_size, model)
+
+    monkeypatch.setattr(detector, "_forward", recorded)
+    cfg = dict(models.settings(), closeup_det_size=160)
+    monkeypatch.setattr(models, "settings", lambda *a: cfg)
+    hand = detector.detect_any_aspect(rgb, tile_likeness=read_confidence)
+    assert len(hand.detections) >= 14 and 160 not in sizes
+    few = np.ascontiguousarray(rgb[:, :150])                          # the first four tiles of the row
+    sizes.clear()
+    got = detector.detect_any_aspect(few, tile_likeness=read_confidence)
+    assert 320 in sizes and 160 in sizes and len(got.detections) <= 5
+    cfg["closeup_coarse_unsure"] = 0.0                                 # the first read counts as sure
+    sizes.clear()
+    detector.detect_any_aspect(few, tile_likeness=read_confidence)
+    assert 160 not in sizes
+    cfg["closeup_coarse_unsure"] = 1.01                                # never sure enough
+    sizes.clear()
+    detector.detect_any_aspect(few, tile_likeness=read_confidence)
+    assert 160 in sizes
+    cfg.pop("closeup_det_size")
+    sizes.clear()
+    detector.detect_any_aspect(few, tile_likeness=read_confidence)
+    assert 160 not in sizes
