@@ -215,15 +215,18 @@ def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None, model:
     if tile_likeness is not None and closeup:
         coarse = cfg.get("closeup_det_size")
         read_coarser = bool(coarse) and coarse < det_size and _few_big_tiles(view, det_size)
+        sure = cfg.get("closeup_coarse_unsure")
+        if read_coarser and sure is None:          # the first read's close-up step would be thrown away
+            return detect_any_aspect(rgb, squeezes, tile_likeness, model, closeup, det_size=int(coarse))
         view = with_closeup(rgb, view, det_size, tile_likeness)
-        if read_coarser and not _read_surely(view, tile_likeness, cfg.get("closeup_coarse_unsure"), sample):
+        if read_coarser and not _read_surely(view, tile_likeness, sure, sample):
             return detect_any_aspect(rgb, squeezes, tile_likeness, model, closeup, det_size=int(coarse))
     return view
 
 
-def _read_surely(view: AspectView, tile_likeness, sure: float | None, sample: int) -> bool:
+def _read_surely(view: AspectView, tile_likeness, sure: float, sample: int) -> bool:
     """Whether the classifier's mean likeness of the view's ``sample`` best boxes is at least
-    ``sure`` (never without a ``sure`` or boxes).
+    ``sure`` (never without boxes).
 
     The coarse read (``closeup_det_size``, off in the shipped settings; DECISION session 14):
     a photo of fewer tiles than a hand whose tiles are big at the input is read again, whole
@@ -235,7 +238,7 @@ def _read_surely(view: AspectView, tile_likeness, sure: float | None, sample: in
     0.836 -> 0.814. Re-read only where the first read is unsure (``closeup_coarse_unsure``):
     0.9 gave leo 0.824, 0.8 leo 0.836 with v4 crops / pasted 0.888 / 0.695. That threshold
     would be chosen on leo, the one set that must stay unseen, so the read stays off."""
-    if sure is None or not view.detections:
+    if not view.detections:
         return False
     return float(np.mean(tile_likeness([(view.rgb, view.detections[:sample])])[0])) >= sure
 
@@ -244,16 +247,14 @@ def _few_big_tiles(view: AspectView, det_size: int) -> bool:
     """Whether a view holds fewer tiles than a hand (``closeup_min_tiles``) and they are big at
     the detector's input (median long side >= ``big_tile_px``) or there are none, where a
     close-up detector is configured: the photos read again coarser (``closeup_det_size``)."""
-    from .closeup import BIG_TILE_PX, MIN_TILES
+    from .closeup import MIN_TILES, needs_closeup
 
     cfg = models.settings()
     if not cfg.get("closeup_detector") or len(view.detections) >= cfg.get("closeup_min_tiles", MIN_TILES):
         return False
-    if not view.detections:
-        return True
-    k = det_size / max(view.rgb.shape[:2])
-    sides = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) * k for d in view.detections]
-    return float(np.median(sides)) >= cfg.get("big_tile_px", BIG_TILE_PX)
+    # min_tiles=0: needs_closeup then answers only whether the tiles are big
+    return not view.detections or needs_closeup([d.box for d in view.detections], view.rgb.shape, det_size,
+                                                min_tiles=0)
 
 
 def with_closeup(rgb: np.ndarray, view: AspectView, det_size: int, tile_likeness) -> AspectView:

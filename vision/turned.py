@@ -151,7 +151,9 @@ def boxes_kept(back: Sequence[TileRead], first: Sequence[TileRead]) -> list[Tile
     bounds of a turned box round a tile that is tilted on the turned canvas are too big for
     the upright tile; the first read's box round that tile alone is already right. Where the
     first read merged tiles (its box holds two centres) or missed them, the turned box stays."""
-    centres = [((t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2) for t in back]
+    from .boxes import centre
+
+    centres = [centre(t.box) for t in back]
     out = []
     for t, (x, y) in zip(back, centres):
         holders = [f for f in first if _inside(f.box, x, y)]
