@@ -43,3 +43,17 @@ def test_a_run_of_backs_is_kept_box_by_box_and_only_faceless_reads():
     assert kept == [0, 1]          # the second back is vouched for by the first; a face is not kept
     assert weak[3] not in sum(calls, [])                     # the far box is never read
     assert supported_weak(weak, row, read, 0.97) == []       # unsure reads are not kept
+
+
+def test_a_face_in_line_is_kept_only_when_read_surely():
+    row = _row(2, x0=160)
+    weak = [(220, 50, 250, 90), (250, 50, 280, 90), (130, 50, 160, 90)]
+    reads = {weak[0]: ("5p", 0.95), weak[1]: ("6p", 0.7), weak[2]: ("3m", 0.85)}
+
+    def read(boxes):
+        return [reads[b] for b in boxes]
+
+    # a sure face one pitch on is a tile; the next one, read unsurely, is not
+    assert supported_weak(weak, row, read, 0.6, face_probability=0.8) == [0, 2]
+    assert supported_weak(weak, row, read, 0.6, face_probability=0.9) == [0]
+    assert supported_weak(weak, row, read, 0.6, face_probability=0.6) == [0, 1, 2]
