@@ -57,3 +57,23 @@ def test_a_face_in_line_is_kept_only_when_read_surely():
     assert supported_weak(weak, row, read, 0.6, face_probability=0.8) == [0, 2]
     assert supported_weak(weak, row, read, 0.6, face_probability=0.9) == [0]
     assert supported_weak(weak, row, read, 0.6, face_probability=0.6) == [0, 1, 2]
+
+
+def test_a_sure_face_of_the_photos_tile_size_is_kept_anywhere():
+    from mjscore.vision.row_support import of_the_photos_size
+
+    row = _row(3, x0=100)                                    # tiles 30 x 40
+    elsewhere = (400, 300, 430, 340)                         # a tile-sized box far from the row
+    assert of_the_photos_size(elsewhere, row)
+    assert not of_the_photos_size((400, 300, 460, 380), row)  # twice the size
+    assert not of_the_photos_size((130, 50, 160, 90), row)    # on a found tile
+    assert not of_the_photos_size(elsewhere, row[:2])         # two tiles give no photo size
+    weak = [elsewhere, (500, 300, 530, 340), (600, 300, 630, 340)]
+    reads = {weak[0]: ("7s", 0.95), weak[1]: ("7s", 0.8), weak[2]: ("Wh", 0.99)}
+
+    def read(boxes):
+        return [reads[b] for b in boxes]
+
+    assert supported_weak(weak, row, read, 0.6) == []                    # off without the setting
+    # the sure face is kept; an unsure one and a faceless read away from any row are not
+    assert supported_weak(weak, row, read, 0.6, sure_probability=0.9) == [0]

@@ -53,8 +53,9 @@ def with_row_supported(view, reads: list, embed: bool = False):
             weak_reads[box] = r
         return [ranked(weak_reads[box])[0] for box in boxes]
 
+    cfg = models.settings()
     kept = supported_weak(weak_boxes, [d.box for d in view.detections], read, min_p,
-                          models.settings().get("weak_face_probability"))
+                          cfg.get("weak_face_probability"), cfg.get("weak_sure_probability"))
     if not kept:
         return view, reads
     view = AspectView(view.rgb, view.fx, view.fy, view.detections + [view.weak[i] for i in kept], view.weak)

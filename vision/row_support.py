@@ -15,6 +15,9 @@ tiles are face-up tiles with a weak peak in a row of found ones; a crop the clas
 surely, tile-sized and one pitch on, is a tile. 0.8 was chosen on chinese-v4 valid, the
 synthetic choice batch and the hands of seed 2 (0.6 / 0.8 / 0.9 gave tile F1 0.9675 / 0.9677 /
 0.9676 on v4 valid, all +0.001 on synth_choose, 61 hands each); models/README.md has the rest.
+Also session 15: a weak peak anywhere in the photo, of the photo's tile size, read as a face
+kind with at least ``weak_sure_probability`` is kept (faceless kinds stay row-only: a plain
+patch of table reads ``Wh``/``X``). Chosen 0.9 over 0.95 on v4 valid and synth_choose.
 Pure geometry here; the recognizer supplies the classifier's reads."""
 
 from __future__ import annotations
@@ -54,12 +57,24 @@ def continues_a_row(box, tiles: list, pitch_tolerance: float = 0.25, size_tolera
     return False
 
 
+def of_the_photos_size(box, tiles: list, size_tolerance: float = 0.3) -> bool:
+    """True when ``box`` has the size of the photo's tiles (within ``size_tolerance`` of their
+    median width and height) and does not lie on one of them; False for fewer than three."""
+    if len(tiles) < 3 or _overlaps(box, tiles):
+        return False
+    median = np.median(np.array([size(t) for t in tiles], float), axis=0)
+    return bool(np.all(np.abs(np.log(np.maximum(size(box), 1e-6) / np.maximum(median, 1e-6)))
+                       <= np.log1p(size_tolerance)))
+
+
 def supported_weak(weak_boxes: list, tiles: list, read, min_probability: float,
-                   face_probability: float | None = None) -> list[int]:
+                   face_probability: float | None = None, sure_probability: float | None = None) -> list[int]:
     """Indices of weak boxes to keep: those that continue a row of ``tiles`` (found boxes) and
     that ``read(boxes) -> [(kind, probability)]`` reads as a faceless kind with at least
     ``min_probability`` (or as any kind with at least ``face_probability``, where given);
-    repeated, so a kept box can vouch for the next one (only boxes the geometry allows are read)."""
+    repeated, so a kept box can vouch for the next one (only boxes the geometry allows are read).
+    Then, where ``sure_probability`` is given, any other weak box of the photo's tile size
+    (:func:`of_the_photos_size`) read as a face kind with at least that."""
     found = list(tiles)
     kept: list[int] = []
     left = list(range(len(weak_boxes)))
@@ -76,4 +91,10 @@ def supported_weak(weak_boxes: list, tiles: list, read, min_probability: float,
             break
         kept += new
         found += [weak_boxes[i] for i in new]
+    if sure_probability is not None:
+        sized = [i for i in range(len(weak_boxes))
+                 if i not in kept and of_the_photos_size(weak_boxes[i], found)]
+        if sized:
+            reads = read([weak_boxes[i] for i in sized])
+            kept += [i for i, (kind, p) in zip(sized, reads) if kind not in FACELESS and p >= sure_probability]
     return sorted(kept)
