@@ -49,7 +49,8 @@ def with_row_supported(view, reads: list, embed: bool = False):
     weak_reads = {}
 
     def read(boxes):
-        for box, r in zip(boxes, classify_boxes(view.rgb, boxes, embed=embed)):
+        new = [box for box in boxes if box not in weak_reads]     # a box is read once
+        for box, r in zip(new, classify_boxes(view.rgb, new, embed=embed)):
             weak_reads[box] = r
         return [ranked(weak_reads[box])[0] for box in boxes]
 

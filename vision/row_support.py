@@ -37,6 +37,12 @@ def _overlaps(box, tiles: list) -> bool:
     return any(t[0] <= c[0] <= t[2] and t[1] <= c[1] <= t[3] for t in tiles)
 
 
+def _same_size(s, ref, tolerance: float) -> bool:
+    """Width and height of ``s`` each within ``tolerance`` (a share) of ``ref``'s."""
+    ratio = np.maximum(np.asarray(s, float), 1e-6) / np.maximum(np.asarray(ref, float), 1e-6)
+    return bool(np.all(np.abs(np.log(ratio)) <= np.log1p(tolerance)))
+
+
 def continues_a_row(box, tiles: list, pitch_tolerance: float = 0.25, size_tolerance: float = 0.3) -> bool:
     """True when ``box`` is where a row of ``tiles`` (boxes) goes on: one pitch on from a tile,
     away from that tile's nearest neighbour and in line with the two, and of that tile's size."""
@@ -45,7 +51,7 @@ def continues_a_row(box, tiles: list, pitch_tolerance: float = 0.25, size_tolera
     centres = np.array([centre(t) for t in tiles])
     c, s = np.array(centre(box)), np.array(size(box))
     for i, t in enumerate(tiles):
-        if np.any(np.abs(np.log(np.maximum(s, 1e-6) / np.maximum(size(t), 1e-6))) > np.log1p(size_tolerance)):
+        if not _same_size(s, size(t), size_tolerance):
             continue
         d = np.linalg.norm(centres - centres[i], axis=1)
         d[i] = np.inf
@@ -62,9 +68,7 @@ def of_the_photos_size(box, tiles: list, size_tolerance: float = 0.3) -> bool:
     median width and height) and does not lie on one of them; False for fewer than three."""
     if len(tiles) < 3 or _overlaps(box, tiles):
         return False
-    median = np.median(np.array([size(t) for t in tiles], float), axis=0)
-    return bool(np.all(np.abs(np.log(np.maximum(size(box), 1e-6) / np.maximum(median, 1e-6)))
-                       <= np.log1p(size_tolerance)))
+    return _same_size(size(box), np.median(np.array([size(t) for t in tiles], float), axis=0), size_tolerance)
 
 
 def supported_weak(weak_boxes: list, tiles: list, read, min_probability: float,
