@@ -48,9 +48,9 @@ def view_of(boxes, fx=1.0, fy=1.0):
 
 
 def likeness(piece_read, union_read):
-    """A stand-in for the classifier: pieces (read in the view) and unions (read in the photo)."""
+    """A stand-in for the classifier: pieces (read in the view), unions and halves (read in the photo)."""
     def read(views):
-        return [[piece_read] * len(views[0][1]), [union_read(d.box) for d in views[1][1]]]
+        return [[piece_read] * len(views[0][1])] + [[union_read(d.box) for d in dets] for _, dets in views[1:]]
     return read
 
 
@@ -97,3 +97,45 @@ def test_a_real_tile_found_only_as_strips_is_read_whole():
     box = out.detections[0].box
     assert box[0] <= x1 + 1 and box[2] >= x2 - 1 and box[1] <= y1 + 1 and box[3] >= y2 - 1
     assert ranked(classify_boxes(rgb, [box])[0])[0][0] == kind
+
+
+# the middle column of a 90 x 120 tile: strips 30 px wide (a 9-circle's pieces)
+COLUMN = [(130, 100, 160, 135), (130, 142, 160, 178), (130, 185, 160, 220)]
+
+
+def test_a_narrow_union_is_a_cluster_only_when_asked_and_is_completed_to_a_face():
+    from mjscore.vision.closeup import completed
+
+    assert piece_clusters(COLUMN) == []                          # 30 x 120: no tile shape
+    assert piece_clusters(COLUMN, narrow=True) == [[0, 1, 2]]
+    assert np.allclose(completed(union_box(COLUMN), (600, 400)), (101.8, 100, 188.2, 220))   # 0.72 x 120 wide
+    assert completed((0, 0, 90, 120), (600, 400)) == (0.0, 0.0, 90.0, 120.0)          # a tile stays
+    assert completed((580, 0, 600, 100), (600, 400)) == (554.0, 0.0, 600.0, 100.0)    # clipped to the image
+    assert piece_clusters(ROW[:1] + [(100, 230, 190, 240)], narrow=True) == [[0, 1]]
+    line = [(100 + 40 * i, 100, 138 + 40 * i, 110) for i in range(5)]                 # 1:20, a line
+    assert piece_clusters(line, narrow=True) == []
+
+
+def test_halves_of_a_pair_win_only_when_both_read_surely_and_surer_than_the_whole():
+    from mjscore.vision.closeup import halves, split_wins
+
+    assert halves((100, 100, 280, 220)) == [(100.0, 100.0, 190.0, 220.0), (190.0, 100.0, 280.0, 220.0)]
+    assert halves((0, 0, 90, 240)) == [(0.0, 0.0, 90.0, 120.0), (0.0, 120.0, 90.0, 240.0)]
+    assert split_wins([0.95, 0.97], rival=0.6)
+    assert not split_wins([0.95, 0.5], rival=0.6)                 # one half is no tile
+    assert not split_wins([0.95, 0.96], rival=0.98)              # the whole reads surer: one tile
+    assert not split_wins([0.7, 0.75], rival=0.3)                # surer, but not sure
+
+
+def test_the_pieces_of_a_pair_come_back_as_two_tiles(monkeypatch):
+    monkeypatch.setattr(detector.models, "settings", lambda: {"closeup_split": True, "closeup_join_gap": 2.0})
+    left = [(100, 100, 190, 135), (100, 142, 190, 178), (100, 185, 190, 220)]       # strips of two upright
+    right = [(x1 + 90, y1, x2 + 90, y2) for x1, y1, x2, y2 in left]                # 90 x 120 tiles side by side
+    rgb, view = view_of(left + right)
+    halves_sure = lambda b: 0.97 if (b[2] - b[0], b[3] - b[1]) == (90, 120) else 0.5  # noqa: E731
+    out = detector._pieces_joined(rgb, view, likeness(0.6, halves_sure))
+    assert sorted(d.box for d in out.detections) == [(100, 100, 190, 220), (190, 100, 280, 220)]
+    # the strips read surer than the halves: nothing changes (the union reads 0.5: no join either)
+    assert detector._pieces_joined(rgb, view, likeness(0.98, halves_sure)) is view
+    monkeypatch.setattr(detector.models, "settings", lambda: {"closeup_join_gap": 2.0})
+    assert detector._pieces_joined(rgb, view, likeness(0.6, halves_sure)) is view    # off unless asked

@@ -30,11 +30,18 @@ def test_the_close_up_view_is_taken_only_where_it_reads_better(monkeypatch):
     sure = lambda views: [[0.99] * len(d) for _, d in views]            # noqa: E731
     assert detector.with_closeup(rgb, hand, 320, sure) is hand          # the gate: not a close-up
     few = detector.AspectView(rgb, 1.0, 1.0, hand.detections[:2])
-    unsure_own = lambda views: [[0.1] * len(views[0][1]), [0.99] * len(views[1][1])]   # noqa: E731
+    unsure_own = lambda views: [[0.1] * len(views[0][1])] + [[0.99] * len(d) for _, d in views[1:]]   # noqa: E731
     taken = detector.with_closeup(rgb, few, 320, unsure_own)
     assert taken is not few and len(taken.detections) > 2         # the close-up detector's own view
-    sure_own = lambda views: [[0.99] * len(views[0][1]), [0.01] * len(views[1][1])]    # noqa: E731
+    sure_own = lambda views: [[0.99] * len(views[0][1])] + [[0.01] * len(d) for _, d in views[1:]]    # noqa: E731
     assert detector.with_closeup(rgb, few, 320, sure_own) is few        # reads worse: kept
+    # the close-up view has many more boxes, each read a little less surely: summed evidence
+    # takes it, the classifier's mean confidence alone ("likeness") keeps the two sure tiles
+    a_little_surer = lambda views: [[0.9] * len(views[0][1])] + [[0.8] * len(d) for _, d in views[1:]]  # noqa: E731
+    cfg.update(closeup_weigh="evidence", closeup_join=False, closeup_merge=False)
+    assert detector.with_closeup(rgb, few, 320, a_little_surer) is not few
+    cfg.update(closeup_weigh="likeness")
+    assert detector.with_closeup(rgb, few, 320, a_little_surer) is few
     cfg.pop("closeup_detector")
     assert detector.with_closeup(rgb, few, 320, unsure_own) is few      # none configured
 

@@ -88,17 +88,21 @@ JOIN_GROW = (1.0, 1.15)  # the union box, and the union grown by 15 % (pieces of
 TILE_SHAPE = (0.5, 0.95)  # short / long side of a tile face, upright or sideways, with some perspective
 WHOLE_SHAPE = (0.65, 0.9)  # ... of a box that is most likely a whole tile (a 3:4 face, little perspective)
 JOIN_MIN_READ = 0.8     # the union must read at least this surely, whatever its pieces read
+FACE_SHAPE = 0.72       # short / long side a narrow union is completed to (a 3:4 face, a little perspective)
+NARROWEST = 0.2         # a narrower union is a line of tiles or a stray edge, not one tile's pieces
 
 
 def _gap(a, b) -> float:
     return max(a[0] - b[2], b[0] - a[2], a[1] - b[3], b[1] - a[3], 0.0)
 
 
-def piece_clusters(boxes: list, gap: float = JOIN_GAP) -> list[list[int]]:
+def piece_clusters(boxes: list, gap: float = JOIN_GAP, narrow: bool = False) -> list[list[int]]:
     """Groups of two to ``JOIN_MAX_PIECES`` boxes that lie within ``gap`` short sides of each
     other (single linkage), whose union is tile-shaped: a lone tile the detectors found only in
     pieces. A row of tiles is one long cluster and never tile-shaped, so hand photos yield none;
-    a heap of 25 tiles may be tile-shaped but has too many boxes (and costs no classifier read)."""
+    a heap of 25 tiles may be tile-shaped but has too many boxes (and costs no classifier read).
+    With ``narrow`` a union narrower than a tile (down to ``NARROWEST``) counts too: the pieces
+    of a big tile often cover only its middle column of symbols (:func:`completed` widens it)."""
     n = len(boxes)
     parent = list(range(n))
 
@@ -116,8 +120,9 @@ def piece_clusters(boxes: list, gap: float = JOIN_GAP) -> list[list[int]]:
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(root(i), []).append(i)
+    shape = (NARROWEST, TILE_SHAPE[1]) if narrow else TILE_SHAPE
     return [g for g in groups.values()
-            if 2 <= len(g) <= JOIN_MAX_PIECES and tile_shaped(union_box([boxes[i] for i in g]))]
+            if 2 <= len(g) <= JOIN_MAX_PIECES and tile_shaped(union_box([boxes[i] for i in g]), shape)]
 
 
 def union_box(boxes) -> tuple[float, float, float, float]:
@@ -129,11 +134,52 @@ def tile_shaped(box, shape: tuple[float, float] = TILE_SHAPE) -> bool:
     return w > 0 and h > 0 and shape[0] <= min(w, h) / max(w, h) <= shape[1]
 
 
+def completed(box, limit: tuple[int, int], shape: float = FACE_SHAPE) -> tuple[float, float, float, float]:
+    """``box`` widened about its centre, along its short side, to a tile face's ``shape`` when
+    it is narrower than a tile (else ``box`` itself), kept inside a ``limit`` = (width, height)
+    image. Why: the pieces of a 9-circle or a bamboo tile big in the frame are often strips of
+    its middle column only; the whole tile has their length and a face's width."""
+    w, h = box[2] - box[0], box[3] - box[1]
+    if w <= 0 or h <= 0 or min(w, h) / max(w, h) >= TILE_SHAPE[0]:
+        return tuple(float(v) for v in box)
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    half = shape * max(w, h) / 2
+    if w < h:
+        return (max(0.0, cx - half), float(box[1]), min(float(limit[0]), cx + half), float(box[3]))
+    return (float(box[0]), max(0.0, cy - half), float(box[2]), min(float(limit[1]), cy + half))
+
+
+def halves(box) -> list[tuple[float, float, float, float]]:
+    """``box`` cut in two across its long side: the two tiles of a pair the detectors found as
+    one box, or as pieces whose union holds both."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    if x1 - x0 >= y1 - y0:
+        m = (x0 + x1) / 2
+        return [(x0, y0, m, y1), (m, y0, x1, y1)]
+    m = (y0 + y1) / 2
+    return [(x0, y0, x1, m), (x0, m, x1, y1)]
+
+
+def split_wins(halves_read: list[float], rival: float, min_read: float = JOIN_MIN_READ) -> bool:
+    """Whether the two halves of a box (:func:`halves`) are two tiles: each reads at least
+    ``min_read`` and at least as surely as the ``rival`` reading (the whole box, or the pieces
+    and their union). A lone tile's halves are half a face each and read unsure; the halves of
+    a pair are whole faces and read as surely as any tile."""
+    return len(halves_read) == 2 and min(halves_read) >= max(rival, min_read)
+
+
 def grown(box, factor: float, limit: tuple[int, int]) -> tuple[float, float, float, float]:
     """``box`` scaled by ``factor`` about its centre, kept inside a ``limit`` = (width, height) image."""
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     hw, hh = (box[2] - box[0]) * factor / 2, (box[3] - box[1]) * factor / 2
     return (max(0.0, cx - hw), max(0.0, cy - hh), min(float(limit[0]), cx + hw), min(float(limit[1]), cy + hh))
+
+
+def two_whole(boxes, group, group_sure) -> bool:
+    """Whether at least two boxes of ``group`` (indices into ``boxes``; ``group_sure`` their
+    reads, in group order) are sure (>= 0.9) whole-tile-shaped boxes: tiles found whole, which
+    neither a join nor a split may replace."""
+    return sum(1 for i, p in zip(group, group_sure) if p >= 0.9 and tile_shaped(boxes[i], WHOLE_SHAPE)) >= 2
 
 
 def join_choice(pieces: list, pieces_sure: list[float], union_reads: list[float],
@@ -143,8 +189,7 @@ def join_choice(pieces: list, pieces_sure: list[float], union_reads: list[float]
     piece and at least ``min_read``; never when two pieces are themselves sure (>= 0.9)
     whole-tile-shaped boxes: those are two tiles side by side (a pair, two stacked backs),
     whose union a classifier may still read surely."""
-    whole = sum(1 for b, p in zip(pieces, pieces_sure) if p >= 0.9 and tile_shaped(b, WHOLE_SHAPE))
-    if whole >= 2 or not union_reads:
+    if two_whole(pieces, range(len(pieces)), pieces_sure) or not union_reads:
         return None
     best = int(np.argmax(union_reads))
     ok = union_reads[best] >= max(sureness * max(pieces_sure), min_read)

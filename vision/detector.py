@@ -262,7 +262,9 @@ def with_closeup(rgb: np.ndarray, view: AspectView, det_size: int, tile_likeness
     tiles say the photo may be a close-up (:func:`vision.closeup.needs_closeup`) and the
     close-up detector's tiles read better: its summed detection score times the classifier's
     mean confidence on its ``view_sample`` best boxes beats the main view's by
-    ``closeup_margin`` (1.0), the same weighing as the squeezed views. The close-up detector
+    ``closeup_margin`` (1.0), the same weighing as the squeezed views; with ``closeup_weigh``
+    "likeness" the classifier's mean confidence alone. Why: a summed score favours the view
+    with more boxes, and a tile cut into six strips has more boxes than the whole tile. The close-up detector
     (``closeup_detector`` in recognizer.json) searches the photo itself with the whole view
     search (squeezed views, flip test, finer pass; one plain pass measured worse): a lone
     tile's pieces had often made a squeezed view of the main detector win, in which
@@ -280,8 +282,9 @@ def with_closeup(rgb: np.ndarray, view: AspectView, det_size: int, tile_likeness
     if other.detections:
         sample = cfg.get("view_sample", 8)
         ours, theirs = tile_likeness([(view.rgb, view.detections[:sample]), (other.rgb, other.detections[:sample])])
-        mine = _evidence(view.detections) * (float(np.mean(ours)) if ours else 0.0)
-        close = _evidence(other.detections) * float(np.mean(theirs))
+        mine, close = float(np.mean(ours)) if ours else 0.0, float(np.mean(theirs))
+        if cfg.get("closeup_weigh") != "likeness":
+            mine, close = _evidence(view.detections) * mine, _evidence(other.detections) * close
         if close > cfg.get("closeup_margin", 1.0) * mine:
             chosen = other
         elif cfg.get("closeup_merge"):
@@ -328,30 +331,48 @@ def _pieces_joined(rgb: np.ndarray, view: AspectView, tile_likeness) -> AspectVi
     (:func:`vision.closeup.join_choice`). Why: a tile alone or big in the frame often comes
     back as strips or corners, and where the close-up detector has no whole box either,
     nothing else makes it whole. The union is read in the photo itself (a
-    tile is tile-shaped there), so a view with a join is returned in photo pixels."""
-    from .closeup import JOIN_GAP, JOIN_GROW, JOIN_MIN_READ, SURENESS, grown, join_choice, piece_clusters, union_box
+    tile is tile-shaped there), so a view with a join is returned in photo pixels.
+
+    With ``closeup_join_narrow`` a union narrower than a tile counts too, widened to a face
+    (:func:`vision.closeup.completed`). With ``closeup_split`` a cluster's union may be a pair
+    of tiles whose pieces cluster together: its two halves replace the pieces when both read
+    surely and at least as surely as the pieces and the union (:func:`vision.closeup.split_wins`).
+    Measured worse and left out (session 16): widening a lone narrow box, and splitting a lone
+    tile-shaped box in two (chinese-v4 crops lost what the pasted pairs gained)."""
+    from .closeup import (JOIN_GAP, JOIN_GROW, JOIN_MIN_READ, SURENESS, completed, grown, halves, join_choice,
+                          piece_clusters, split_wins, two_whole, union_box)
 
     cfg = models.settings()
     boxes = [unscale(d.box, view.fx, view.fy) for d in view.detections]
-    clusters = piece_clusters(boxes, cfg.get("closeup_join_gap", JOIN_GAP))
+    narrow, split = bool(cfg.get("closeup_join_narrow")), bool(cfg.get("closeup_split"))
+    clusters = piece_clusters(boxes, cfg.get("closeup_join_gap", JOIN_GAP), narrow)
     if not clusters:
         return view
     h, w = rgb.shape[:2]
-    unions = [[grown(union_box([boxes[i] for i in g]), f, (w, h)) for f in JOIN_GROW] for g in clusters]
-    got_pieces, got_unions = tile_likeness([(view.rgb, [view.detections[i] for g in clusters for i in g]),
-                                            (rgb, [Detection(u, 0.0) for us in unions for u in us])])
+    whole = [completed(union_box([boxes[i] for i in g]), (w, h)) for g in clusters]
+    unions = [[grown(u, f, (w, h)) for f in JOIN_GROW] for u in whole]
+    pairs = [halves(u) for u in whole] if split else []
+    got_pieces, got_unions, got_halves = tile_likeness([
+        (view.rgb, [view.detections[i] for g in clusters for i in g]),
+        (rgb, [Detection(u, 0.0) for us in unions for u in us]),
+        (rgb, [Detection(b, 0.0) for hs in pairs for b in hs])])
     sureness, min_read = cfg.get("closeup_join_sureness", SURENESS), cfg.get("closeup_join_min_read", JOIN_MIN_READ)
     joins, k, m = [], 0, 0
-    for g, us in zip(clusters, unions):
-        best = join_choice([boxes[i] for i in g], got_pieces[k:k + len(g)], got_unions[m:m + len(us)], sureness, min_read)
+    for n, (g, us) in enumerate(zip(clusters, unions)):
+        pieces_read, union_read = got_pieces[k:k + len(g)], got_unions[m:m + len(us)]
         k, m = k + len(g), m + len(us)
+        score = max(view.detections[i].score for i in g)
+        if split and not two_whole(boxes, g, pieces_read) and split_wins(got_halves[2 * n:2 * n + 2], max(list(pieces_read) + list(union_read)), min_read):
+            joins.append((g, [Detection(b, score) for b in pairs[n]]))
+            continue
+        best = join_choice([boxes[i] for i in g], pieces_read, union_read, sureness, min_read)
         if best is not None:
-            joins.append((g, Detection(us[best], max(view.detections[i].score for i in g))))
+            joins.append((g, [Detection(us[best], score)]))
     if not joins:
         return view
     taken = {i for g, _ in joins for i in g}
     dets = [Detection(boxes[i], d.score) for i, d in enumerate(view.detections) if i not in taken]
-    dets += [d for _, d in joins]
+    dets += [d for _, ds in joins for d in ds]
     weak = tuple(Detection(unscale(d.box, view.fx, view.fy), d.score) for d in view.weak)
     return AspectView(rgb, 1.0, 1.0, sorted(dets, key=lambda d: -d.score), weak)
 
