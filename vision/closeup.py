@@ -17,7 +17,14 @@ nothing; the extra passes run on such photos only.
 On such photos the tiles still cut into pieces are made whole in two ways: by a close-up box
 that holds the pieces (:func:`piece_candidates`, :func:`whole_tiles`; ``closeup_merge``), and,
 where no detector found the tile whole, by the pieces' own union when it is tile-shaped and
-reads surer than every piece (:func:`piece_clusters`; ``closeup_join``)."""
+reads surer than every piece (:func:`piece_clusters`; ``closeup_join``). A union narrower
+than a tile (a tile's left half and a sliver) is first widened about its centre to a face's
+shape (:func:`completed`; ``closeup_join_narrow``), and a union that is two tiles side by side
+is split into its two halves when both read surer than the pieces and the union
+(:func:`halves`, :func:`split_wins`; ``closeup_split``). Which close-up view is kept is decided
+by the classifier's mean confidence on each view's best boxes alone (``closeup_weigh``
+"likeness"): a tile cut in six strips has more boxes, and so more summed evidence, than the
+whole tile. Figures: models/README.md, session 16."""
 
 from __future__ import annotations
 
