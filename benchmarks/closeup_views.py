@@ -1,0 +1,85 @@
+"""Close-up view study (issue 17): for each photo of a YOLO folder the gate calls a close-up, the
+candidate views (main detector, close-up detector, main at 160 px; each with pieces joined) and
+the shipped choice, each read end to end and scored, pickled for choice-rule simulations.
+
+    python benchmarks/closeup_views.py data/eval/closeup_synth/v4-pasted /tmp/syn_pasted.pkl [LIMIT]
+    python benchmarks/closeup_views.py --summary /tmp/syn_pasted.pkl [...]
+
+Why: session 16 found the best view per photo worth 0.824 tile F1 on v4 pasted against the 0.770
+the likeness rule keeps; fit a better rule on the synthetic close-ups only, check it on the v4
+parts, report leo. About 1-2 s per photo on 2 cores. Development only (needs a checkout)."""
+import pickle, sys, time
+from pathlib import Path
+import numpy as np
+from mjscore.vision import detector, models
+from mjscore.vision.classifier import read_confidence
+from mjscore.vision.closeup import needs_closeup
+from mjscore.vision.evaluate import dataset_tokens, labelled_tiles, score_photo
+from mjscore.vision.imageio import load_image
+from mjscore.vision.recognizer import recognize_file
+from mjscore.vision.yolo import image_label_pairs
+
+VIEWS = ["main", "main_j", "close", "close_j", "coarse_j", "shipped"]
+
+
+def summary(paths):
+    rows = sum((pickle.load(open(p, "rb")) for p in paths), [])
+
+    def f1(pick):
+        c = g = p = 0
+        for r in rows:
+            v = r["views"][pick(r)] if r["gated"] else r["views"]["main"]
+            c, g, p = c + v["correct"], g + v["gt"], p + v["pred"]
+        return 2 * c / (g + p) if g + p else 0.0
+
+    print("photos", len(rows), "gated", sum(r["gated"] for r in rows))
+    for name in VIEWS:
+        print(f"{name:10s} {f1(lambda r, n=name: n):.4f}")
+    gain = lambda v: 2 * v["correct"] - v["pred"]   # noqa: E731
+    print(f"{'oracle':10s} {f1(lambda r: max(r['views'], key=lambda n: gain(r['views'][n]))):.4f}")
+
+
+if sys.argv[1] == "--summary":
+    summary(sys.argv[2:])
+    sys.exit(0)
+real = detector.detect_any_aspect
+folder, out = Path(sys.argv[1]), sys.argv[2]
+limit = int(sys.argv[3]) if len(sys.argv) > 3 else None
+cfg = models.settings()
+tokens = dataset_tokens(folder)
+rows = []
+t0 = time.time()
+for n, item in enumerate(image_label_pairs(folder)[:limit]):
+    img = load_image(item.image); rgb = img.rgb
+    main = real(rgb, tile_likeness=read_confidence, closeup=False)
+    gated = needs_closeup([d.box for d in main.detections], main.rgb.shape, cfg["det_size"])
+    views = {"main": main}
+    if gated:
+        close = real(rgb, tile_likeness=read_confidence, model=cfg["closeup_detector"], closeup=False)
+        coarse = real(rgb, tile_likeness=read_confidence, closeup=False, det_size=160)
+        views.update(main_j=detector._pieces_joined(rgb, main, read_confidence),
+                     close=close, close_j=detector._pieces_joined(rgb, close, read_confidence),
+                     coarse_j=detector._pieces_joined(rgb, coarse, read_confidence),
+                     shipped=detector.with_closeup(rgb, main, cfg["det_size"], read_confidence))
+    res = {}
+    for name, v in views.items():
+        detector.detect_any_aspect = lambda *a, v=v, **k: v
+        try:
+            read = recognize_file(item.image)
+        finally:
+            detector.detect_any_aspect = real
+        gt = labelled_tiles(item, read.width, read.height, tokens)
+        s = score_photo(gt, [(t.kind, t.confidence, t.box) for t in read.tiles])
+        sample = v.detections[:8]
+        lk = read_confidence([(v.rgb, sample)])[0] if sample else []
+        res[name] = dict(gt=s.gt, pred=s.pred, matched=s.matched, correct=s.correct,
+                         wrong=list(s.wrong), like=float(np.mean(lk)) if len(lk) else 0.0,
+                         ndet=len(v.detections), score=float(sum(d.score for d in v.detections)),
+                         tiles=[(t.kind, t.confidence, t.box) for t in read.tiles],
+                         dets=[(tuple(detector.unscale(d.box, v.fx, v.fy)), d.score) for d in v.detections],
+                         shape=(read.width, read.height))
+    rows.append(dict(image=str(item.image), gated=gated, views=res))
+    if n % 50 == 0:
+        print(n, f"{time.time()-t0:.0f}s", flush=True)
+pickle.dump(rows, open(out, "wb"))
+print("done", len(rows), f"{time.time()-t0:.0f}s")
