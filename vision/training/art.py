@@ -137,11 +137,13 @@ def row_crop(centre, neighbour, rng: np.random.Generator, size: int, back: bool 
     return square_crop(canvas, box, size, **jit)
 
 
-def render_crops(n_per_kind: int, size: int, art_root: Path, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def render_crops(n_per_kind: int, size: int, art_root: Path | None, seed: int = 0,
+                 faces: list | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Upright crops (N x size x size x 3 uint8, labels) of art tiles in short rows on random
-    backgrounds, ``n_per_kind`` for every kind the art covers (``render_faces``) plus ``X``."""
+    backgrounds, ``n_per_kind`` for every kind the art covers (``render_faces``, or the
+    already rendered ``faces``) plus ``X``."""
     rng = np.random.default_rng(seed)
-    faces = render_faces(art_root)
+    faces = faces if faces is not None else render_faces(art_root)
     by_kind: dict[str, list[np.ndarray]] = {}
     for t, f in faces:
         by_kind.setdefault(t, []).append(f)

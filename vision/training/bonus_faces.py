@@ -129,16 +129,18 @@ def indexed_face(face: np.ndarray, kind: str, rng: np.random.Generator, latin: t
     return P._finish(img)
 
 
-def render_bonus_crops(n_per_kind: int, size: int, art_root: Path, seed: int = 0,
-                       negatives: float = 0.25) -> tuple[np.ndarray, np.ndarray]:
+def render_bonus_crops(n_per_kind: int, size: int, art_root: Path | None, seed: int = 0,
+                       negatives: float = 0.25, faces: list | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Upright crops (N x size x size x 3 uint8) and labels: ``n_per_kind`` procedural faces of
-    each bonus kind plus ``negatives`` x that many indexed suit/honour faces, in art rows."""
+    each bonus kind plus ``negatives`` x that many indexed suit/honour faces, in art rows.
+    ``faces``: the art's (token, RGBA face) list when already rendered (a crop bank's), else
+    rendered from ``art_root``."""
     from .art import render_faces, row_crop
 
     rng = np.random.default_rng(seed)
     cjk = fonts_covering("".join(CHARS["f"] + CHARS["j"]) + CN_INDEX)
     latin = latin_fonts() or (None,)
-    art = [(t, f) for t, f in render_faces(art_root) if t not in BONUS_KINDS]
+    art = [(t, f) for t, f in (faces if faces is not None else render_faces(art_root)) if t not in BONUS_KINDS]
     out, labels = [], []
     jobs = [k for k in BONUS_KINDS for _ in range(n_per_kind)]
     jobs += [None] * int(round(negatives * len(jobs)))

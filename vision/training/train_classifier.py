@@ -118,14 +118,19 @@ def load_data(art_root: Path, with_synth: bool = True, bonus_per_kind: int = 0):
             np.concatenate(parts_src), np.concatenate(parts_folder)), (vx, vy)
 
 
-def augment(torch, x, orient_known, rng, train=True, grey_share: float = 0.0):
+def augment(torch, x, orient_known, rng, train=True, grey_share: float = 0.0, device=None):
     """Batch augmentation on uint8 NHWC crops of size STORE -> float NCHW CROP_SIZE, plus the
     quarter turn applied (the orientation label) per sample; ``grey_share`` of the crops are
-    turned grey (``--grayscale``)."""
+    turned grey (``--grayscale``). The random draws are numpy's; the pixel work runs on
+    ``device`` (default: the CPU), so a GPU run is not held up by the augmentation."""
     import torch.nn.functional as F
 
     n = x.shape[0]
-    t = torch.from_numpy(x).permute(0, 3, 1, 2).float() / 255.0
+    dev = device or torch.device("cpu")
+
+    def to_dev(a):
+        return torch.from_numpy(np.asarray(a)).float().to(dev)
+    t = torch.from_numpy(x).to(dev).permute(0, 3, 1, 2).float() / 255.0
     k = torch.from_numpy(rng.integers(0, 4, n)) if train else torch.zeros(n, dtype=torch.long)
     if train:
         ang = k.float() * (math.pi / 2) + torch.from_numpy(rng.normal(0, 0.12, n)).float()
@@ -134,12 +139,13 @@ def augment(torch, x, orient_known, rng, train=True, grey_share: float = 0.0):
         shift = torch.from_numpy(rng.normal(0, 0.05, (n, 2))).float()
     else:
         ang = torch.zeros(n); scale = torch.ones(n); stretch = torch.ones(n); shift = torch.zeros(n, 2)
+    ang, scale, stretch, shift = ang.to(dev), scale.to(dev), stretch.to(dev), shift.to(dev)
     base = CROP_SIZE / STORE * scale
     cos, sin = torch.cos(ang), torch.sin(ang)
     # theta maps output coords to input coords; rotating the sampling grid by -ang turns the
     # content CCW by ang (image y axis points down).
     sx, sy = base * stretch, base / stretch
-    theta = torch.zeros(n, 2, 3)
+    theta = torch.zeros(n, 2, 3, device=dev)
     theta[:, 0, 0] = cos * sx
     theta[:, 0, 1] = -sin * sy
     theta[:, 1, 0] = sin * sx
@@ -148,23 +154,25 @@ def augment(torch, x, orient_known, rng, train=True, grey_share: float = 0.0):
     grid = F.affine_grid(theta, (n, 3, CROP_SIZE, CROP_SIZE), align_corners=False)
     out = F.grid_sample(t, grid, mode="bilinear", padding_mode="border", align_corners=False)
     if train:
-        b = torch.from_numpy(rng.normal(0, 0.12, (n, 1, 1, 1))).float()
-        c = torch.from_numpy(np.exp(rng.normal(0, 0.2, (n, 1, 1, 1)))).float()
-        col = torch.from_numpy(np.exp(rng.normal(0, 0.08, (n, 3, 1, 1)))).float()
+        b = to_dev(rng.normal(0, 0.12, (n, 1, 1, 1)))
+        c = to_dev(np.exp(rng.normal(0, 0.2, (n, 1, 1, 1))))
+        col = to_dev(np.exp(rng.normal(0, 0.08, (n, 3, 1, 1))))
         mean = out.mean(dim=(1, 2, 3), keepdim=True)
         out = ((out - mean) * c + mean + b) * col
-        # glare: a soft bright blob on some crops
+        # glare: a soft bright blob on some crops (one vectorised blob per crop, zero where none)
         g = rng.random(n) < 0.2
         if g.any():
-            yy, xx = torch.meshgrid(torch.arange(CROP_SIZE), torch.arange(CROP_SIZE), indexing="ij")
-            for i in np.nonzero(g)[0]:
-                cy, cx, r = rng.uniform(0, CROP_SIZE, 2).tolist() + [rng.uniform(4, 14)]
-                blob = torch.exp(-((yy - cy) ** 2 + (xx - cx) ** 2) / (2 * r * r))
-                out[i] = out[i] + blob * rng.uniform(0.3, 0.8)
+            cy, cx = to_dev(rng.uniform(0, CROP_SIZE, n)), to_dev(rng.uniform(0, CROP_SIZE, n))
+            r, amp = to_dev(rng.uniform(4, 14, n)), to_dev(rng.uniform(0.3, 0.8, n) * g)
+            yy = torch.arange(CROP_SIZE, device=dev).float().view(1, -1, 1)
+            xx = torch.arange(CROP_SIZE, device=dev).float().view(1, 1, -1)
+            blob = torch.exp(-((yy - cy.view(-1, 1, 1)) ** 2 + (xx - cx.view(-1, 1, 1)) ** 2)
+                             / (2 * r.view(-1, 1, 1) ** 2))
+            out = out + (blob * amp.view(-1, 1, 1))[:, None]
         # blur some (small screenshots, out of focus)
         bl = rng.random(n) < 0.25
         if bl.any():
-            idx = torch.from_numpy(np.nonzero(bl)[0])
+            idx = torch.from_numpy(np.nonzero(bl)[0]).to(dev)
             small = F.interpolate(out[idx], scale_factor=float(rng.uniform(0.35, 0.7)), mode="bilinear",
                                   align_corners=False)
             out[idx] = F.interpolate(small, size=(CROP_SIZE, CROP_SIZE), mode="bilinear",
@@ -173,24 +181,29 @@ def augment(torch, x, orient_known, rng, train=True, grey_share: float = 0.0):
         # the same face in other colours (a black-ink red dragon, blue man numerals)
         grey = rng.random(n) < grey_share
         if grey.any():
-            idx = torch.from_numpy(np.nonzero(grey)[0])
-            lum = (out[idx] * torch.tensor([0.299, 0.587, 0.114]).view(1, 3, 1, 1)).sum(1, keepdim=True)
+            idx = torch.from_numpy(np.nonzero(grey)[0]).to(dev)
+            lum = (out[idx] * torch.tensor([0.299, 0.587, 0.114], device=dev).view(1, 3, 1, 1)).sum(1, keepdim=True)
             out[idx] = lum.expand(-1, 3, -1, -1)
         out = out + torch.randn_like(out) * float(rng.uniform(0, 0.04))
     out = out.clamp(0, 1) * 2 - 1
-    orient = torch.where(torch.from_numpy(orient_known) >= 0, k, torch.full_like(k, -1))
-    return out, orient
+    orient = torch.where(torch.from_numpy(np.asarray(orient_known)) >= 0, k, torch.full_like(k, -1))
+    return out, orient.to(dev)
 
 
-def evaluate(torch, model, vx, vy):
+def predict(torch, model, vx, device=None) -> np.ndarray:
+    """The kind each crop is read as (upright, no augmentation)."""
     model.eval()
-    correct = 0
     rng = np.random.default_rng(0)
+    out = []
     with torch.no_grad():
-        for i in range(0, len(vy), 512):
-            xb, _ = augment(torch, vx[i:i + 512], np.full(len(vx[i:i + 512]), -1), rng, train=False)
-            correct += (model(xb)[0].argmax(1).numpy() == vy[i:i + 512]).sum()
-    return correct / max(len(vy), 1)
+        for i in range(0, len(vx), 512):
+            xb, _ = augment(torch, vx[i:i + 512], np.full(len(vx[i:i + 512]), -1), rng, train=False, device=device)
+            out.append(model(xb.contiguous(memory_format=torch.channels_last))[0].argmax(1).cpu().numpy())
+    return np.concatenate(out) if out else np.zeros(0, np.int64)
+
+
+def evaluate(torch, model, vx, vy, device=None):
+    return float((predict(torch, model, vx, device) == vy).sum() / max(len(vy), 1))
 
 
 def main() -> None:
@@ -221,24 +234,57 @@ def main() -> None:
     ap.add_argument("--source", action="append", default=[], metavar="NAME=N",
                     help="add a generated crop source with its own share (--shares ...,bonus=S): bonus=N renders "
                          "N flower/season crops per kind with set-independent cues (vision/training/bonus_faces.py)")
+    ap.add_argument("--bank", type=Path, default=None,
+                    help="read every crop from a crop bank (vision/training/crop_bank.py) instead of the photos")
+    ap.add_argument("--live-bonus", type=int, default=0, metavar="WORKERS",
+                    help="with --bank: WORKERS processes render fresh flower/season crops all the time "
+                         "(vision/training/live_bonus.py), drawn as the bonus share (--shares ...,bonus=S)")
+    ap.add_argument("--device", default="auto", help="auto (a GPU when there is one), cpu or cuda")
+    ap.add_argument("--time-limit", type=float, default=0.0, metavar="SECONDS",
+                    help="stop after this long; the learning rate then follows the elapsed time "
+                         "(warm-up, cosine), so a run of unknown speed still ends annealed")
     add_data_root_option(ap)
     args = ap.parse_args()
-    art_root = data_path(ap, args.data_root, ART)
     boost = name_factors(args.boost)
     shares = name_factors(args.shares)
     sources = {k: int(v) for k, v in name_factors(args.source).items()}
     if set(sources) - {"bonus"}:
         ap.error(f"--source: the only generated source is bonus=N, got {args.source!r}")
-    if sorted(shares) != sorted(["art", "real", "synth"] + (["bonus"] if sources else [])):
-        ap.error(f"--shares: expected real=..,art=..,synth=..{',bonus=..' if sources else ''}, got {args.shares!r}")
+    has_bonus = bool(sources) or args.live_bonus > 0
+    if sorted(shares) != sorted(["art", "real", "synth"] + (["bonus"] if has_bonus else [])):
+        ap.error(f"--shares: expected real=..,art=..,synth=..{',bonus=..' if has_bonus else ''}, got {args.shares!r}")
+    if args.live_bonus and not args.bank:
+        ap.error("--live-bonus needs --bank (the workers read the bank's art faces and fonts)")
     configure(args.crop_size)
     torch = setup_torch(args.threads)
+    device = torch.device("cuda" if args.device == "auto" and torch.cuda.is_available()
+                          else ("cpu" if args.device == "auto" else args.device))
     from .nets import build_classifier
 
     args.out.mkdir(parents=True, exist_ok=True)
-    (tx, ty, to, src, folder_of), (vx, vy) = load_data(art_root, not args.no_synth, sources.get("bonus", 0))
+    choose: dict = {}
+    if args.bank:
+        from . import crop_bank
+        (tx, ty, to, src, folder_of), (vx, vy), choose = crop_bank.load(args.bank)
+    else:
+        art_root = data_path(ap, args.data_root, ART)
+        (tx, ty, to, src, folder_of), (vx, vy) = load_data(art_root, not args.no_synth, sources.get("bonus", 0))
     print(f"train crops {len(ty)} valid crops {len(vy)} per kind {np.bincount(ty, minlength=len(KINDS)).tolist()}",
           flush=True)
+    live = None
+    live_share = shares.get("bonus", 0.0) / sum(shares.values()) if args.live_bonus else 0.0
+    if args.live_bonus:
+        from .live_bonus import LiveBonus
+        live = LiveBonus(args.bank, STORE, args.live_bonus)
+        choose["bonus_faces"] = live.fixed_set()   # seeds the training never draws
+        if not (src == 1).any():                     # a bank carries no art crops: render them
+            ax, ay = live.art_set()
+            tx, ty = np.concatenate([tx, ax]), np.concatenate([ty, ay])
+            to = np.concatenate([to, np.zeros(len(ay), np.int64)])
+            src = np.concatenate([src, np.ones(len(ay), np.int64)])
+            folder_of = np.concatenate([folder_of, np.full(len(ay), "")])
+            print(f"art crops rendered: {len(ay)}", flush=True)
+        shares = {k: v for k, v in shares.items() if k != "bonus"}
     # per source (--shares; default real photos 50 %, art 10 %, synthetic scenes 40 %), within it rarer kinds
     # drawn more often (1 / sqrt(count))
     w = np.zeros(len(ty))
@@ -255,10 +301,11 @@ def main() -> None:
     if args.init_onnx:
         from .nets import freeze_norms, load_onnx_classifier
         args.arch = "lite"
-        model = load_onnx_classifier(args.init_onnx).to(memory_format=torch.channels_last)
+        model = load_onnx_classifier(args.init_onnx)
         print(f"initialised from {args.init_onnx}", flush=True)
     else:
-        model = build_classifier(args.arch, args.width).to(memory_format=torch.channels_last)
+        model = build_classifier(args.arch, args.width)
+    model = model.to(device).to(memory_format=torch.channels_last)
 
     def train_mode() -> None:
         model.train()
@@ -270,8 +317,8 @@ def main() -> None:
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=total, pct_start=0.15)
     start, best = 0, 0.0
     last = args.out / "last.pt"
-    if last.exists():
-        ck = torch.load(last, weights_only=False)
+    if last.exists() and not args.time_limit:
+        ck = torch.load(last, weights_only=False, map_location=device)
         model.load_state_dict(ck["model"]); opt.load_state_dict(ck["opt"])
         start, best = ck["epoch"] + 1, ck.get("best", 0.0)
         if ck.get("epochs", 10) == args.epochs:
@@ -282,34 +329,67 @@ def main() -> None:
         print(f"resumed at epoch {start}", flush=True)
     crit = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     crit_o = torch.nn.CrossEntropyLoss(ignore_index=-1)
+    autocast = (torch.autocast("cuda", dtype=torch.bfloat16) if device.type == "cuda"
+                else torch.autocast("cpu", enabled=False))
+    n_live = int(round(args.batch * live_share))
+    log = []
+    if start == 0:      # where the run starts from, on the same crops as every epoch after
+        figures = {"valid": evaluate(torch, model, vx, vy, device),
+                   **{name: evaluate(torch, model, cx, cy, device) for name, (cx, cy) in choose.items()}}
+        log.append({"epoch": -1, **figures, "seconds": 0})
+        print("start " + " ".join(f"{k} {v:.4f}" for k, v in figures.items()), flush=True)
+    began = time.time()
     for epoch in range(start, args.epochs):
+        if args.time_limit and time.time() - began > args.time_limit:
+            break
         train_mode()
         rng = np.random.default_rng(1000 + epoch)
         t0, run_loss = time.time(), 0.0
         for step in range(steps_per_epoch):
-            idx = rng.choice(len(ty), args.batch, p=w)
-            xb, ob = augment(torch, tx[idx], to[idx], rng, grey_share=args.grayscale)
+            if args.time_limit:
+                frac = (time.time() - began) / args.time_limit
+                if frac >= 1:
+                    break
+                lr = args.lr * (frac / 0.05 if frac < 0.05 else 0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * (frac - 0.05) / 0.95)))
+                for g in opt.param_groups:
+                    g["lr"] = lr
+            idx = rng.choice(len(ty), args.batch - n_live, p=w)
+            xs, ys, os_ = tx[idx], ty[idx], to[idx]
+            if n_live:
+                bx, by = live.take(n_live, rng)
+                xs, ys = np.concatenate([xs, bx]), np.concatenate([ys, by])
+                os_ = np.concatenate([os_, np.zeros(n_live, np.int64)])   # rendered upright
+            xb, ob = augment(torch, xs, os_, rng, grey_share=args.grayscale, device=device)
             xb = xb.contiguous(memory_format=torch.channels_last)
-            yb = torch.from_numpy(ty[idx])
-            kl, ol = model(xb)
-            loss = crit(kl, yb)
-            if (ob >= 0).any():
-                loss = loss + 0.5 * crit_o(ol, ob)
-            opt.zero_grad(); loss.backward(); opt.step(); sched.step()
+            yb = torch.from_numpy(ys).to(device)
+            with autocast:
+                kl, ol = model(xb)
+                loss = crit(kl.float(), yb)
+                if (ob >= 0).any():
+                    loss = loss + 0.5 * crit_o(ol.float(), ob)
+            opt.zero_grad(); loss.backward(); opt.step()
+            if not args.time_limit:
+                sched.step()
             run_loss += loss.item()
             if step % 50 == 0:
+                extra = f" live {live.rendered}" if live else ""
                 print(f"epoch {epoch} step {step}/{steps_per_epoch} loss {run_loss / (step + 1):.3f} "
-                      f"{time.time() - t0:.0f}s", flush=True)
-        acc = evaluate(torch, model, vx, vy)
+                      f"{time.time() - t0:.0f}s{extra}", flush=True)
+        acc = evaluate(torch, model, vx, vy, device)
+        figures = {name: evaluate(torch, model, cx, cy, device) for name, (cx, cy) in choose.items()}
         best = max(best, acc)
-        print(f"epoch {epoch} done loss {run_loss / steps_per_epoch:.3f} valid acc {acc:.4f} "
-              f"{time.time() - t0:.0f}s", flush=True)
+        log.append({"epoch": epoch, "valid": acc, **figures, "seconds": round(time.time() - began)})
+        print(f"epoch {epoch} done loss {run_loss / max(step, 1):.3f} valid acc {acc:.4f} "
+              + " ".join(f"{k} {v:.4f}" for k, v in figures.items()) + f" {time.time() - t0:.0f}s", flush=True)
         save_ckpt(last, model=model.state_dict(), opt=opt.state_dict(), sched=sched.state_dict(),
                   epoch=epoch, best=best, acc=acc, width=args.width, epochs=args.epochs, arch=args.arch,
                   crop_size=CROP_SIZE)
         if acc >= best:
             save_ckpt(args.out / "best.pt", model=model.state_dict(), epoch=epoch, acc=acc, width=args.width,
                       arch=args.arch, crop_size=CROP_SIZE)
+        (args.out / "log.json").write_text(__import__("json").dumps(log, indent=1))
+    if live:
+        live.close()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,38 @@
+#!/bin/sh
+# The classifier runs on a lent GPU machine (session 18, issue 17): fine-tune the shipped
+# classifier from its ONNX file on a crop bank (vision/training/crop_bank.py, carried as
+# runs/bank) with fresh procedural flower/season crops rendered all the time by the machine's
+# cores (vision/training/live_bonus.py), for a fixed wall-clock budget, one run per learning
+# rate side by side on the one GPU, then each exported to OUT_DIR/lr_<LR>/tile_classifier.onnx.
+#
+#   sh vision/training/device_classifier.sh OUT_DIR SECONDS LR [LR ...]
+#
+# Runs the same on a CPU-only machine (slowly); the repository root is the package `mjscore`.
+set -eu
+OUT="${1:?usage: device_classifier.sh OUT_DIR SECONDS LR [LR ...]}"
+BUDGET="${2:?seconds}"
+shift 2
+RUNS=$#
+CORES=$(nproc)
+WORKERS="${WORKERS:-$(( (CORES - 2 * RUNS) / RUNS > 1 ? (CORES - 2 * RUNS) / RUNS : 1 ))}"
+mkdir -p "$OUT" /tmp/pkg
+[ -e /tmp/pkg/mjscore ] || ln -s "$(pwd)" /tmp/pkg/mjscore
+export PYTHONPATH="/tmp/pkg${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+PY="${PYTHON:-python3}"
+"$PY" -c "import torch; print('torch', torch.__version__, 'cuda', torch.cuda.is_available())"
+for LR in "$@"; do
+  mkdir -p "$OUT/lr_$LR"
+  "$PY" -m mjscore.vision.training.train_classifier --bank runs/bank --live-bonus "$WORKERS" \
+    --init-onnx models/tile_classifier.onnx --crop-size 64 --out "/tmp/cls_$LR" --epochs 1000 \
+    --epoch-size "${EPOCH_SIZE:-48000}" --batch "${BATCH:-512}" --lr "$LR" --grayscale 0.15 \
+    --shares real=0.35,art=0.1,synth=0.3,bonus=0.25 --time-limit "$BUDGET" --threads 2 \
+    > "$OUT/lr_$LR/train.log" 2>&1 &
+done
+wait || true
+for LR in "$@"; do
+  tail -3 "$OUT/lr_$LR/train.log"
+  cp "/tmp/cls_$LR/log.json" "$OUT/lr_$LR/log.json" || continue
+  "$PY" -m mjscore.vision.training.export --only cls --cls "/tmp/cls_$LR/last.pt" --out "/tmp/export_$LR" \
+    > /dev/null 2>&1 && cp "/tmp/export_$LR/tile_classifier.onnx" "$OUT/lr_$LR/"
+done
+ls -la "$OUT"/*
