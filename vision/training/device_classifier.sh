@@ -32,6 +32,9 @@ wait || true
 for LR in "$@"; do
   tail -3 "$OUT/lr_$LR/train.log"
   cp "/tmp/cls_$LR/log.json" "$OUT/lr_$LR/log.json" || continue
+  "$PY" -c "import sys, torch; ck = torch.load(sys.argv[1], weights_only=False, map_location='cpu'); \
+torch.save({k: ck[k] for k in ('model', 'epoch', 'acc', 'width', 'arch', 'crop_size')}, sys.argv[2])" \
+    "/tmp/cls_$LR/last.pt" "$OUT/lr_$LR/model.pt"
   "$PY" -m mjscore.vision.training.export --only cls --cls "/tmp/cls_$LR/last.pt" --out "/tmp/export_$LR" \
     > /dev/null 2>&1 && cp "/tmp/export_$LR/tile_classifier.onnx" "$OUT/lr_$LR/"
 done
