@@ -13,6 +13,7 @@ The tile art is read from ``<data root>/art`` (``--data-root`` or ``$MJSCORE_DAT
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import time
 from pathlib import Path
@@ -235,7 +236,8 @@ def main() -> None:
                     help="add a generated crop source with its own share (--shares ...,bonus=S): bonus=N renders "
                          "N flower/season crops per kind with set-independent cues (vision/training/bonus_faces.py)")
     ap.add_argument("--bank", type=Path, default=None,
-                    help="read every crop from a crop bank (vision/training/crop_bank.py) instead of the photos")
+                    help="read every crop from a crop bank (vision/training/crop_bank.py) instead of the photos; "
+                         "the bank holds no art crops: --live-bonus renders them from its faces")
     ap.add_argument("--live-bonus", type=int, default=0, metavar="WORKERS",
                     help="with --bank: WORKERS processes render fresh flower/season crops all the time "
                          "(vision/training/live_bonus.py), drawn as the bonus share (--shares ...,bonus=S)")
@@ -253,8 +255,8 @@ def main() -> None:
     has_bonus = bool(sources) or args.live_bonus > 0
     if sorted(shares) != sorted(["art", "real", "synth"] + (["bonus"] if has_bonus else [])):
         ap.error(f"--shares: expected real=..,art=..,synth=..{',bonus=..' if has_bonus else ''}, got {args.shares!r}")
-    if args.live_bonus and not args.bank:
-        ap.error("--live-bonus needs --bank (the workers read the bank's art faces and fonts)")
+    if bool(args.live_bonus) != bool(args.bank):
+        ap.error("--bank and --live-bonus go together (the workers render the art and bonus crops from the bank)")
     configure(args.crop_size)
     torch = setup_torch(args.threads)
     device = torch.device("cuda" if args.device == "auto" and torch.cuda.is_available()
@@ -387,7 +389,7 @@ def main() -> None:
         if acc >= best:
             save_ckpt(args.out / "best.pt", model=model.state_dict(), epoch=epoch, acc=acc, width=args.width,
                       arch=args.arch, crop_size=CROP_SIZE)
-        (args.out / "log.json").write_text(__import__("json").dumps(log, indent=1))
+        (args.out / "log.json").write_text(json.dumps(log, indent=1))
     if live:
         live.close()
 
