@@ -87,15 +87,15 @@ def pack(out: Path, art_root: Path, real_every: int, valid_every: int, synth: li
         arrays[f"{prefix}_folder"] = np.array([folder] * len(y))
         print(f"{prefix}: {len(y)} crops, {len(data) / 2 ** 20:.1f} MiB", flush=True)
 
-    rx, ry, _ = crops_of(clean, "train", tc.image_files(clean / "train")[::real_every])
+    rx, ry, _ = tc.crops_from_yolo(clean, "train", files=tc.image_files(clean / "train")[::real_every])
     put("real", rx, ry, 0, "")
-    vx, vy, _ = crops_of(clean, "valid", tc.image_files(clean / "valid"))
+    vx, vy, _ = tc.crops_from_yolo(clean, "valid")
     put("valid", vx[::valid_every], vy[::valid_every], 0, "")
     for i, folder in enumerate(synth):
-        sx, sy, _ = crops_of(folder.parent, folder.name, tc.image_files(folder)[:max_synth])
+        sx, sy, _ = tc.crops_from_yolo(folder.parent, folder.name, max_synth)
         put(f"synth{i}", sx, sy, 2, folder.name)
     for i, folder in enumerate(choose):
-        cx, cy, _ = crops_of(folder.parent, folder.name, tc.image_files(folder))
+        cx, cy, _ = tc.crops_from_yolo(folder.parent, folder.name)
         put(f"choose{i}", cx, cy, 2, folder.name)
     np.savez(out / "crops.npz", **arrays)
 
@@ -106,30 +106,6 @@ def pack(out: Path, art_root: Path, real_every: int, valid_every: int, synth: li
     subset_fonts(cjk + list(latin_fonts()), out / "fonts")
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     print(f"bank {out}: {size / 2 ** 20:.1f} MiB, {len(faces)} art faces, {len(cjk)} CJK fonts", flush=True)
-
-
-def crops_of(folder: Path, split: str, files: list[Path]):
-    """Like ``train_classifier.crops_from_yolo`` for a chosen list of photos."""
-    from . import train_classifier as tc
-    from ..crops import square_crop
-    from ..kinds import KIND_INDEX
-
-    names = tc.yolo_names(folder / split if (folder / split / "data.yaml").exists() else folder)
-    xs, ys, refs = [], [], []
-    for img_path in files:
-        lab = folder / split / "labels" / (img_path.stem + ".txt")
-        if not lab.exists():
-            continue
-        img = tc.load_rgb(img_path)
-        h, w = img.shape[:2]
-        for c, box in tc.yolo_boxes(lab, w, h):
-            token = names[c] if c < len(names) else None
-            if token in KIND_INDEX:
-                xs.append(square_crop(img, box, tc.STORE, tc.STORE_CONTEXT))
-                ys.append(KIND_INDEX[token])
-                refs.append(img_path.name)
-    return (np.stack(xs) if xs else np.zeros((0, tc.STORE, tc.STORE, 3), np.uint8),
-            np.array(ys, np.int64), refs)
 
 
 def load(bank: Path):

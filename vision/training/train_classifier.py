@@ -44,11 +44,12 @@ def cache_suffix() -> str:
     return "" if STORE == 62 else f"_s{STORE}"
 
 
-def crops_from_yolo(folder: Path, split: str, max_images: int | None = None):
-    """Crops (N x STORE x STORE x 3) and token indices of every box with a known kind."""
+def crops_from_yolo(folder: Path, split: str, max_images: int | None = None, files: list[Path] | None = None):
+    """Crops (N x STORE x STORE x 3) and token indices of every box with a known kind, of the
+    split's first ``max_images`` photos or of the chosen ``files``."""
     names = yolo_names(folder / split if (folder / split / "data.yaml").exists() else folder)
     xs, ys, refs = [], [], []
-    files = image_files(folder / split)[:max_images]
+    files = image_files(folder / split)[:max_images] if files is None else files
     for img_path in files:
         lab = folder / split / "labels" / (img_path.stem + ".txt")
         if not lab.exists():
