@@ -40,7 +40,7 @@ def _bank(tmp_path: Path) -> Path:
     parts = {"real": (5, 0, ""), "synth0": (4, 2, "train_v23"), "valid": (3, 0, ""), "choose0": (2, 2, "synth_choose")}
     for i, (prefix, (n, src, folder)) in enumerate(parts.items()):
         data, off = crop_bank.encode(_crops(n, seed=i))
-        arrays.update({f"{prefix}_jpg": data, f"{prefix}_off": off, f"{prefix}_y": np.arange(n) + 10 * i,
+        arrays.update({f"{prefix}_webp": data, f"{prefix}_off": off, f"{prefix}_y": np.arange(n) + 10 * i,
                        f"{prefix}_orient": np.full(n, -1), f"{prefix}_src": np.full(n, src),
                        f"{prefix}_folder": np.array([folder] * n)})
     np.savez(tmp_path / "crops.npz", **arrays)
