@@ -41,7 +41,7 @@ def _bank(tmp_path: Path) -> Path:
     for i, (prefix, (n, src, folder)) in enumerate(parts.items()):
         data, off = crop_bank.encode(_crops(n, seed=i))
         arrays.update({f"{prefix}_webp": data, f"{prefix}_off": off, f"{prefix}_y": np.arange(n) + 10 * i,
-                       f"{prefix}_orient": np.full(n, -1), f"{prefix}_src": np.full(n, src),
+                       f"{prefix}_src": np.full(n, src),
                        f"{prefix}_folder": np.array([folder] * n)})
     np.savez(tmp_path / "crops.npz", **arrays)
     faces = [(p.stem, np.array(Image.open(p).convert("RGBA").resize((90, 120)))) for p in sorted(FACES.glob("*.png"))[:6]]

@@ -81,7 +81,7 @@ def pack(out: Path, art_root: Path, real_every: int, valid_every: int, synth: li
 
     def put(prefix: str, x: np.ndarray, y: np.ndarray, src: int, folder: str) -> None:
         data, off = encode(x)
-        for key, val in (("webp", data), ("off", off), ("y", y), ("orient", np.full(len(y), -1))):
+        for key, val in (("webp", data), ("off", off), ("y", y)):
             arrays[f"{prefix}_{key}"] = val
         arrays[f"{prefix}_src"] = np.full(len(y), src, np.int64)
         arrays[f"{prefix}_folder"] = np.array([folder] * len(y))
@@ -114,8 +114,9 @@ def load(bank: Path):
     d = np.load(bank / "crops.npz")
     prefixes = sorted({k.rsplit("_", 1)[0] for k in d.files})
     train = [p for p in prefixes if p not in ("valid",) and not p.startswith("choose")]
-    parts = {p: (decode(d[f"{p}_webp"], d[f"{p}_off"]), d[f"{p}_y"], d[f"{p}_orient"], d[f"{p}_src"],
-                 d[f"{p}_folder"]) for p in train}
+    # photo crops have no known orientation (-1); the upright art crops are rendered by the trainer
+    parts = {p: (decode(d[f"{p}_webp"], d[f"{p}_off"]), d[f"{p}_y"], np.full(len(d[f"{p}_y"]), -1),
+                 d[f"{p}_src"], d[f"{p}_folder"]) for p in train}
     cat = [np.concatenate([parts[p][i] for p in train]) for i in range(5)]
     valid = (decode(d["valid_webp"], d["valid_off"]), d["valid_y"])
     choose = {str(d[f"{p}_folder"][0]) if len(d[f"{p}_folder"]) else p: (decode(d[f"{p}_webp"], d[f"{p}_off"]), d[f"{p}_y"])

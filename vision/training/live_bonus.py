@@ -66,9 +66,9 @@ class LiveBonus:
         for res in self.pending:
             if res.ready():
                 x, y = res.get()
-                for i in range(len(y)):
-                    self.x[self.cursor], self.y[self.cursor] = x[i], y[i]
-                    self.cursor = (self.cursor + 1) % len(self.y)
+                slots = (self.cursor + np.arange(len(y))) % len(self.y)
+                self.x[slots], self.y[slots] = x, y
+                self.cursor = int(slots[-1] + 1) % len(self.y)
                 self.filled = min(self.filled + len(y), len(self.y))
                 self.rendered += len(y)
             else:
@@ -84,16 +84,18 @@ class LiveBonus:
         idx = rng.integers(0, self.filled, n)
         return self.x[idx], self.y[idx]
 
+    def _gather(self, render, seeds: range) -> tuple[np.ndarray, np.ndarray]:
+        parts = self.pool.map(render, seeds)
+        return np.concatenate([x for x, _ in parts]), np.concatenate([y for _, y in parts])
+
     def fixed_set(self, chunks: int = 40, seed: int = 10 ** 8) -> tuple[np.ndarray, np.ndarray]:
         """Crops of seeds the buffer never draws (``seed`` on): a fixed set to measure on."""
-        parts = self.pool.map(_render, range(seed, seed + chunks))
-        return np.concatenate([x for x, _ in parts]), np.concatenate([y for _, y in parts])
+        return self._gather(_render, range(seed, seed + chunks))
 
     def art_set(self, chunks: int = 40, seed: int = 2) -> tuple[np.ndarray, np.ndarray]:
         """Upright art crops of every kind and backs (``art.render_crops``, 3 per kind a chunk),
         the bank's stand-in for the cached ``cls_art_v2`` crops."""
-        parts = self.pool.map(_render_art, range(seed * 10 ** 6, seed * 10 ** 6 + chunks))
-        return np.concatenate([x for x, _ in parts]), np.concatenate([y for _, y in parts])
+        return self._gather(_render_art, range(seed * 10 ** 6, seed * 10 ** 6 + chunks))
 
     def close(self) -> None:
         self.pool.terminate()

@@ -280,13 +280,12 @@ def main() -> None:
         from .live_bonus import LiveBonus
         live = LiveBonus(args.bank, STORE, args.live_bonus)
         choose["bonus_faces"] = live.fixed_set()   # seeds the training never draws
-        if not (src == 1).any():                     # a bank carries no art crops: render them
-            ax, ay = live.art_set()
-            tx, ty = np.concatenate([tx, ax]), np.concatenate([ty, ay])
-            to = np.concatenate([to, np.zeros(len(ay), np.int64)])
-            src = np.concatenate([src, np.ones(len(ay), np.int64)])
-            folder_of = np.concatenate([folder_of, np.full(len(ay), "")])
-            print(f"art crops rendered: {len(ay)}", flush=True)
+        ax, ay = live.art_set()                      # a bank carries no art crops: render them
+        tx, ty = np.concatenate([tx, ax]), np.concatenate([ty, ay])
+        to = np.concatenate([to, np.zeros(len(ay), np.int64)])
+        src = np.concatenate([src, np.ones(len(ay), np.int64)])
+        folder_of = np.concatenate([folder_of, np.full(len(ay), "")])
+        print(f"art crops rendered: {len(ay)}", flush=True)
         shares = {k: v for k, v in shares.items() if k != "bonus"}
     # per source (--shares; default real photos 50 %, art 10 %, synthetic scenes 40 %), within it rarer kinds
     # drawn more often (1 / sqrt(count))
