@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -59,3 +60,12 @@ def save_ckpt(path: Path, **state) -> None:
     tmp = path.with_suffix(".tmp")
     torch.save(state, tmp)
     tmp.replace(path)
+
+
+def timed_lr_factor(frac: float, warmup: float = 0.05, floor: float = 0.02) -> float:
+    """Learning-rate factor at ``frac`` of a wall-clock budget (``--time-limit``): linear warm-up
+    over the first ``warmup``, then cosine down to ``floor``. Why by time, not by step: a run on
+    a lent GPU must end inside the machine's time, whatever its speed turns out to be."""
+    if frac < warmup:
+        return frac / warmup
+    return floor + (1 - floor) * 0.5 * (1 + math.cos(math.pi * min(frac - warmup, 1 - warmup) / (1 - warmup)))

@@ -23,7 +23,7 @@ import numpy as np
 from ...datasets.paths import ART, add_data_root_option, data_path
 from ..crops import CONTEXT, CROP_SIZE, square_crop
 from ..kinds import KINDS, KIND_INDEX
-from .common import (image_files, load_rgb, name_factors, save_ckpt, setup_torch,
+from .common import (image_files, load_rgb, name_factors, save_ckpt, setup_torch, timed_lr_factor,
                                     yolo_boxes, yolo_names)
 
 STORE = 62                      # cached crops are a bit larger than the input for jitter
@@ -352,7 +352,7 @@ def main() -> None:
                 frac = (time.time() - began) / args.time_limit
                 if frac >= 1:
                     break
-                lr = args.lr * (frac / 0.05 if frac < 0.05 else 0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * (frac - 0.05) / 0.95)))
+                lr = args.lr * timed_lr_factor(frac)
                 for g in opt.param_groups:
                     g["lr"] = lr
             idx = rng.choice(len(ty), args.batch - n_live, p=w)

@@ -5,6 +5,12 @@ plus synthetic YOLO scenes under ``data/synth`` when present. Random scale (incl
 tiles), aspect stretch (the v4 images are stretched), quarter turns, flips, colour jitter,
 random 320 px crops. Checkpoints every epoch to ``OUT/last.pt`` and resumes from it.
 
+On a lent GPU (session 19): ``--bank DIR`` reads the photos from a detector bank
+(``det_bank.py``) instead of ``data/clean``, ``--workers N`` makes the augmented views in N
+processes, ``--time-limit S`` ends the run after S seconds with the learning rate following
+the clock (``common.timed_lr_factor``) and keeps the weights of the half-way point too
+(``OUT/half.pt``); ``vision/training/device_detector.sh`` is the exact command.
+
     python -m mjscore.vision.training.train_detector --out runs/det --epochs 20
     python -m mjscore.vision.training.train_detector --init-onnx models/tile_detector.onnx --out runs/det14 ...
 """
@@ -13,12 +19,13 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import time
 from pathlib import Path
 
 import numpy as np
 
-from .common import image_files, load_rgb, name_factors, save_ckpt, setup_torch, yolo_boxes
+from .common import image_files, load_rgb, name_factors, save_ckpt, setup_torch, timed_lr_factor, yolo_boxes
 
 CACHE = Path("data/cache")
 SIDE = 512      # images are cached letterboxed into SIDE x SIDE
@@ -57,7 +64,9 @@ def load_split(folder: Path, split: str, name: str, max_images: int | None = Non
     x = np.stack(xs)
     b = np.empty(len(bs), object)
     b[:] = bs
-    np.savez(path, x=x, b=b)
+    tmp = path.with_name(path.stem + f".{os.getpid()}.tmp.npz")   # runs side by side may build it at once
+    np.savez(tmp, x=x, b=b)
+    tmp.replace(path)
     return x, bs
 
 
@@ -180,6 +189,26 @@ def synth_sets():
     return sorted(p.parent for p in root.rglob("data.yaml") if (p.parent / "images").exists())
 
 
+class Views:
+    """Training views drawn from the photo sets: item ``k`` of ``epoch`` is one augmented view
+    and its targets, a pure function of (epoch, k), so that worker processes (``--workers``)
+    make exactly the views the main process would."""
+
+    def __init__(self, sets, weights, pool, size: int, zoom_in: float, max_zoom: float, epoch: int, n: int):
+        self.sets, self.weights, self.pool = sets, weights, pool
+        self.size, self.zoom_in, self.max_zoom, self.epoch, self.n = size, zoom_in, max_zoom, epoch, n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, k: int):
+        rng = np.random.default_rng((500 + self.epoch, k))
+        si, j = self.pool[int(rng.choice(len(self.pool), p=self.weights))]
+        v, bx, ig = random_view(self.sets[si][0][j], self.sets[si][1][j], rng, self.size,
+                                self.zoom_in, self.max_zoom)
+        return (v, *targets(bx, ig, self.size))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description="train the CenterNet tile detector")
     ap.add_argument("--out", type=Path, default=Path("runs/det"))
@@ -200,34 +229,55 @@ def main() -> None:
                     help="lite only: the stem and this many first backbone blocks stay frozen "
                          "(the stride-2/4 ones cost most to train on a CPU and are generic)")
     ap.add_argument("--boost", action="append", default=[], metavar="FOLDER=FACTOR",
-                    help="draw a synthetic batch (folder name under data/synth) FACTOR times as often, "
-                         "e.g. --boost train_v8=4 when fine-tuning on a new kind of scene")
+                    help="draw a synthetic batch (folder name under data/synth, or bank part) FACTOR times "
+                         "as often, e.g. --boost train_v8=4 when fine-tuning on a new kind of scene")
     ap.add_argument("--zoom-in", type=float, default=0.0,
                     help="share of views that are close-ups framed on one tile, zoomed 1.3x to --max-zoom "
                          "(lone tiles big in the frame; session 12: 0.3 for the close-up detector)")
     ap.add_argument("--max-zoom", type=float, default=5.0)
+    ap.add_argument("--real-share", type=float, default=0.5,
+                    help="share of the views cut from the real photos (chinese-v4 train)")
+    ap.add_argument("--bank", type=Path, default=None,
+                    help="read the photos from a detector bank (det_bank.py) instead of data/clean; "
+                         "synthetic folders under data/synth still join")
+    ap.add_argument("--workers", type=int, default=0, help="processes making the augmented views")
+    ap.add_argument("--device", default="auto", help="auto (a GPU when there is one), cpu or cuda")
+    ap.add_argument("--time-limit", type=float, default=0.0, metavar="SECONDS",
+                    help="stop after this many seconds, learning rate by the clock (warm-up + cosine); "
+                         "the weights at half the time are kept as OUT/half.pt")
     args = ap.parse_args()
     boost = name_factors(args.boost)
     torch = setup_torch(args.threads)
+    device = torch.device("cuda" if args.device == "auto" and torch.cuda.is_available()
+                          else ("cpu" if args.device == "auto" else args.device))
     from .nets import build_detector
 
     args.out.mkdir(parents=True, exist_ok=True)
-    x, b = load_split(Path("data/clean/chinese-v4"), "train", "real_train")
-    sets = [(x, b)]
-    set_boost = [1.0]
+    names = ["real"]
+    if args.bank:
+        from . import det_bank
+        parts = det_bank.load(args.bank)
+        sets = [parts.pop("real")]
+        names += sorted(parts)
+        sets += [parts[n] for n in sorted(parts)]
+        for n in names[1:]:
+            print(f"bank {n}: {len(sets[names.index(n)][1])} images", flush=True)
+    else:
+        sets = [load_split(Path("data/clean/chinese-v4"), "train", "real_train")]
     if not args.no_synth:
         for folder in synth_sets():
-            set_boost.append(boost.get(folder.name, 1.0))
             key = "synth_" + "_".join(folder.relative_to("data/synth").parts) + f"_{len(list((folder / 'images').iterdir()))}"
             sets.append(load_split(folder.parent, folder.name, key, 1500))
+            names.append(folder.name)
             print(f"synth {folder}: {len(sets[-1][1])} images", flush=True)
+    set_boost = [1.0] + [boost.get(n, 1.0) for n in names[1:]]
     pool = [(i, j) for i, (sx, _) in enumerate(sets) for j in range(len(sx))]
-    # real photos keep at least half of each epoch
+    # real photos keep --real-share of each epoch (default half), the rest spread over the other photos
     wts = np.array([1.0 if i == 0 else 0.0 for i, _ in pool])
     n_real = wts.sum()
     n_syn = len(pool) - n_real
     if n_syn:
-        wts[wts == 0] = n_real / n_syn * 0.8
+        wts[wts == 0] = n_real / n_syn * (1 - args.real_share) / args.real_share
     wts *= np.array([set_boost[i] for i, _ in pool])
     wts /= wts.sum()
     print(f"detector images: {len(pool)}", flush=True)
@@ -235,10 +285,11 @@ def main() -> None:
     if args.init_onnx:
         from .nets import load_onnx_detector
         args.arch = "centernet-folded"
-        model = load_onnx_detector(args.init_onnx).to(memory_format=torch.channels_last)
+        model = load_onnx_detector(args.init_onnx)
         print(f"initialised from {args.init_onnx}", flush=True)
     else:
-        model = build_detector(args.arch).to(memory_format=torch.channels_last)
+        model = build_detector(args.arch)
+    model = model.to(device).to(memory_format=torch.channels_last)
     frozen = freeze_stem(model, args.freeze) if args.arch == "lite" else []
     backbone = [p for n, p in model.named_parameters() if p.requires_grad and n.startswith("backbone.")]
     rest = [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith("backbone.")]
@@ -251,8 +302,8 @@ def main() -> None:
                                                 pct_start=0.1)
     start = 0
     last = args.out / "last.pt"
-    if last.exists():
-        ck = torch.load(last, weights_only=False)
+    if last.exists() and not args.time_limit:
+        ck = torch.load(last, weights_only=False, map_location=device)
         model.load_state_dict(ck["model"]); opt.load_state_dict(ck["opt"])
         start = ck["epoch"] + 1
         if ck.get("epochs", 20) == args.epochs:
@@ -261,33 +312,45 @@ def main() -> None:
             sched = torch.optim.lr_scheduler.OneCycleLR(
                 opt, max_lr=max_lr, total_steps=steps * max(args.epochs - start, 1), pct_start=0.05)
         print(f"resumed at epoch {start}", flush=True)
+    autocast = (torch.autocast("cuda", dtype=torch.bfloat16) if device.type == "cuda"
+                else torch.autocast("cpu", enabled=False))
+    began, half_saved = time.time(), False
     for epoch in range(start, args.epochs):
+        if args.time_limit and time.time() - began > args.time_limit:
+            break
         model.train()
         for m in frozen:
             m.eval()   # frozen layers keep their ImageNet batch-norm statistics
-        rng = np.random.default_rng(500 + epoch)
-        t0, tot = time.time(), np.zeros(3)
-        for step in range(steps):
-            imgs, hms, whs, offs, masks, wts_b = [], [], [], [], [], []
-            for pi in rng.choice(len(pool), args.batch, p=wts):
-                si, j = pool[pi]
-                v, bx, ig = random_view(sets[si][0][j], sets[si][1][j], rng, args.size,
-                                         args.zoom_in, args.max_zoom)
-                hm, wh, off, m, w = targets(bx, ig, args.size)
-                imgs.append(v); hms.append(hm); whs.append(wh); offs.append(off); masks.append(m)
-                wts_b.append(w)
-            xb = torch.from_numpy(np.stack(imgs)).permute(0, 3, 1, 2).float() * (2 / 255) - 1
+        views = Views(sets, wts, pool, args.size, args.zoom_in, args.max_zoom, epoch, steps * args.batch)
+        loader = torch.utils.data.DataLoader(views, batch_size=args.batch, num_workers=args.workers,
+                                             pin_memory=device.type == "cuda", drop_last=True)
+        t0, tot, step = time.time(), np.zeros(3), 0
+        for step, (imgs, hm_t, wh_t, off_t, m_t, w_t) in enumerate(loader):
+            if args.time_limit:
+                frac = (time.time() - began) / args.time_limit
+                if frac >= 1:
+                    break
+                if frac >= 0.5 and not half_saved:
+                    save_ckpt(args.out / "half.pt", model=model.state_dict(), epoch=epoch, arch=args.arch)
+                    half_saved = True
+                for g, top in zip(opt.param_groups, max_lr):
+                    g["lr"] = top * timed_lr_factor(frac)
+            xb = imgs.to(device, non_blocking=True).permute(0, 3, 1, 2).float() * (2 / 255) - 1
             xb = xb.contiguous(memory_format=torch.channels_last)
-            hm_t = torch.from_numpy(np.stack(hms)); wh_t = torch.from_numpy(np.stack(whs))
-            off_t = torch.from_numpy(np.stack(offs)); m_t = torch.from_numpy(np.stack(masks))[:, None]
-            w_t = torch.from_numpy(np.stack(wts_b))[:, None]
-            p_hm, p_wh, p_off = model(xb)
+            hm_t, wh_t, off_t = (t.to(device, non_blocking=True) for t in (hm_t, wh_t, off_t))
+            m_t = m_t.to(device, non_blocking=True)[:, None]
+            w_t = w_t.to(device, non_blocking=True)[:, None]
+            with autocast:
+                p_hm, p_wh, p_off = model(xb)
+            p_hm, p_wh, p_off = p_hm.float(), p_wh.float(), p_off.float()
             l_hm = focal_loss(torch, p_hm, hm_t, w_t)
             n = m_t.sum().clamp(min=1)
             l_wh = (torch.abs(p_wh - wh_t) * m_t).sum() / n
             l_off = (torch.abs(p_off - off_t) * m_t).sum() / n
             loss = l_hm + l_wh + l_off
-            opt.zero_grad(); loss.backward(); opt.step(); sched.step()
+            opt.zero_grad(); loss.backward(); opt.step()
+            if not args.time_limit:
+                sched.step()
             tot += [l_hm.item(), l_wh.item(), l_off.item()]
             if step % 20 == 0:
                 a = tot / (step + 1)
@@ -295,7 +358,7 @@ def main() -> None:
                       f"{time.time() - t0:.0f}s", flush=True)
         save_ckpt(last, model=model.state_dict(), opt=opt.state_dict(), sched=sched.state_dict(), epoch=epoch,
                   epochs=args.epochs, arch=args.arch)
-        print(f"epoch {epoch} done {tot / steps} {time.time() - t0:.0f}s", flush=True)
+        print(f"epoch {epoch} done {tot / max(step + 1, 1)} {time.time() - t0:.0f}s", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,47 @@
+#!/bin/sh
+# The detectors on a lent GPU machine (session 19, issue 17): fine-tune the shipped main and
+# close-up detectors from their ONNX files, side by side on the one GPU, for a fixed wall-clock
+# budget, on a detector bank (vision/training/det_bank.py, carried as runs/detbank) plus a fresh
+# synthetic batch the machine renders first with the repository's own art (no Debian art there);
+# each run then exported to OUT_DIR/<name>/tile_detector.onnx (end) and half/tile_detector.onnx
+# (the weights at half the budget).
+#
+#   sh vision/training/device_detector.sh OUT_DIR SECONDS
+#   BANK=runs/detbank LR=4e-4 GEN=1500 MAIN_ZOOM=0.15 CLOSEUP_ZOOM=0.3 BOOST=NAME=F sh ...
+#
+# Runs the same on a CPU-only machine (slowly); the repository root is the package `mjscore`.
+set -eu
+OUT="${1:?usage: device_detector.sh OUT_DIR SECONDS}"
+BUDGET="${2:?seconds}"
+CORES=$(nproc)
+WORKERS="${WORKERS:-$(( CORES / 2 - 1 > 1 ? CORES / 2 - 1 : 1 ))}"
+mkdir -p "$OUT" /tmp/pkg
+[ -e /tmp/pkg/mjscore ] || ln -s "$(pwd)" /tmp/pkg/mjscore
+export PYTHONPATH="/tmp/pkg${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+PY="${PYTHON:-python3}"
+"$PY" -c "import torch; print('torch', torch.__version__, 'cuda', torch.cuda.is_available())"
+if [ "${GEN:-1500}" -gt 0 ]; then
+  "$PY" -m mjscore.datasets.synth.generate --out data/synth/device_v27 --count "${GEN:-1500}" --seed 27 \
+    --size 640 --workers "$CORES" --art committed --layouts standing,standing,scatter,hand,rows,rack \
+    --favour X=2 > "$OUT/generate.log" 2>&1 || tail -5 "$OUT/generate.log"
+fi
+run() {   # name, init onnx, zoom-in
+  mkdir -p "$OUT/$1"
+  "$PY" -m mjscore.vision.training.train_detector --bank "${BANK:-runs/detbank}" --init-onnx "$2" \
+    --out "$OUT/$1/run" --epochs 1000 --epoch-size "${EPOCH_SIZE:-32000}" --batch "${BATCH:-64}" \
+    --lr "${LR:-4e-4}" --zoom-in "$3" --workers "$WORKERS" --time-limit "$BUDGET" --threads 2 \
+    ${BOOST:+--boost "$BOOST"} > "$OUT/$1/train.log" 2>&1
+}
+run main models/tile_detector.onnx "${MAIN_ZOOM:-0.15}" &
+run closeup models/tile_detector_closeup.onnx "${CLOSEUP_ZOOM:-0.3}" &
+wait || true
+for NAME in main closeup; do
+  tail -2 "$OUT/$NAME/train.log"
+  for CK in last half; do
+    [ -f "$OUT/$NAME/run/$CK.pt" ] || continue
+    "$PY" -m mjscore.vision.training.export --only det --det "$OUT/$NAME/run/$CK.pt" --out "/tmp/export_$NAME$CK" \
+      > /dev/null 2>&1 && mkdir -p "$OUT/$NAME/$CK" && cp "/tmp/export_$NAME$CK/tile_detector.onnx" "$OUT/$NAME/$CK/"
+  done
+  rm -rf "$OUT/$NAME/run"
+done
+ls -la "$OUT"/*
