@@ -7,7 +7,8 @@
 # (the weights at half the budget).
 #
 #   sh vision/training/device_detector.sh OUT_DIR SECONDS
-#   BANK=runs/detbank LR=4e-4 GEN=1500 MAIN_ZOOM=0.15 CLOSEUP_ZOOM=0.3 BOOST=NAME=F sh ...
+#   BANK=runs/detbank LR=4e-4 GEN=1500 MAIN_ZOOM=0.15 CLOSEUP_ZOOM=0.3 \
+#   MAIN_BOOST=train_v26=2,train_v28=2 CLOSEUP_BOOST=v4-crops=2,v4-pasted=2,train_v26=2 sh ...
 #
 # Runs the same on a CPU-only machine (slowly); the repository root is the package `mjscore`.
 set -eu
@@ -25,15 +26,15 @@ if [ "${GEN:-1500}" -gt 0 ]; then
     --size 640 --workers "$CORES" --art committed --layouts standing,standing,scatter,hand,rows,rack \
     --favour X=2 > "$OUT/generate.log" 2>&1 || tail -5 "$OUT/generate.log"
 fi
-run() {   # name, init onnx, zoom-in
+run() {   # name, init onnx, zoom-in, boosts
   mkdir -p "$OUT/$1"
   "$PY" -m mjscore.vision.training.train_detector --bank "${BANK:-runs/detbank}" --init-onnx "$2" \
     --out "$OUT/$1/run" --epochs 1000 --epoch-size "${EPOCH_SIZE:-32000}" --batch "${BATCH:-64}" \
     --lr "${LR:-4e-4}" --zoom-in "$3" --workers "$WORKERS" --time-limit "$BUDGET" --threads 2 \
-    ${BOOST:+--boost "$BOOST"} > "$OUT/$1/train.log" 2>&1
+    ${4:+--boost "$4"} > "$OUT/$1/train.log" 2>&1
 }
-run main models/tile_detector.onnx "${MAIN_ZOOM:-0.15}" &
-run closeup models/tile_detector_closeup.onnx "${CLOSEUP_ZOOM:-0.3}" &
+run main models/tile_detector.onnx "${MAIN_ZOOM:-0.15}" "${MAIN_BOOST-train_v26=2,train_v28=2}" &
+run closeup models/tile_detector_closeup.onnx "${CLOSEUP_ZOOM:-0.3}" "${CLOSEUP_BOOST-v4-crops=2,v4-pasted=2,train_v26=2}" &
 wait || true
 for NAME in main closeup; do
   tail -2 "$OUT/$NAME/train.log"
