@@ -3,12 +3,13 @@
 # close-up detectors from their ONNX files, side by side on the one GPU, for a fixed wall-clock
 # budget, on a detector bank (vision/training/det_bank.py, carried as runs/detbank) plus a fresh
 # synthetic batch the machine renders first with the repository's own art (no Debian art there);
-# each run then exported to OUT_DIR/<name>/tile_detector.onnx (end) and half/tile_detector.onnx
-# (the weights at half the budget).
+# each run then exported to OUT_DIR/<name>/last/tile_detector.onnx (end) and
+# OUT_DIR/<name>/half/tile_detector.onnx (the weights at half the budget).
 #
 #   sh vision/training/device_detector.sh OUT_DIR SECONDS
 #   BANK=runs/detbank LR=4e-4 GEN=1500 MAIN_ZOOM=0.15 CLOSEUP_ZOOM=0.3 \
-#   MAIN_BOOST=train_v26=2,train_v28=2 CLOSEUP_BOOST=v4-crops=2,v4-pasted=2,train_v26=2 sh ...
+#   MAIN_BOOST=train_v26=2,train_v28=2 CLOSEUP_BOOST=v4-crops=2,v4-pasted=2,train_v26=2 \
+#   MAIN_INIT=models/tile_detector.onnx CLOSEUP_INIT=models/tile_detector_closeup.onnx CLUTTER=0 sh ...
 #
 # Runs the same on a CPU-only machine (slowly); the repository root is the package `mjscore`.
 set -eu
@@ -31,10 +32,11 @@ run() {   # name, init onnx, zoom-in, boosts
   "$PY" -m mjscore.vision.training.train_detector --bank "${BANK:-runs/detbank}" --init-onnx "$2" \
     --out "$OUT/$1/run" --epochs 1000 --epoch-size "${EPOCH_SIZE:-32000}" --batch "${BATCH:-64}" \
     --lr "${LR:-4e-4}" --zoom-in "$3" --workers "$WORKERS" --time-limit "$BUDGET" --threads 2 \
+    --clutter "${CLUTTER:-0}" \
     ${4:+--boost "$4"} > "$OUT/$1/train.log" 2>&1
 }
-run main models/tile_detector.onnx "${MAIN_ZOOM:-0.15}" "${MAIN_BOOST-train_v26=2,train_v28=2}" &
-run closeup models/tile_detector_closeup.onnx "${CLOSEUP_ZOOM:-0.3}" "${CLOSEUP_BOOST-v4-crops=2,v4-pasted=2,train_v26=2}" &
+run main "${MAIN_INIT:-models/tile_detector.onnx}" "${MAIN_ZOOM:-0.15}" "${MAIN_BOOST-train_v26=2,train_v28=2}" &
+run closeup "${CLOSEUP_INIT:-models/tile_detector_closeup.onnx}" "${CLOSEUP_ZOOM:-0.3}" "${CLOSEUP_BOOST-v4-crops=2,v4-pasted=2,train_v26=2}" &
 wait || true
 for NAME in main closeup; do
   tail -2 "$OUT/$NAME/train.log"

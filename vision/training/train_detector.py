@@ -70,11 +70,13 @@ def load_split(folder: Path, split: str, name: str, max_images: int | None = Non
     return x, bs
 
 
-def random_view(img, boxes, rng, out: int, zoom_in: float = 0.0, max_zoom: float = 5.0):
+def random_view(img, boxes, rng, out: int, zoom_in: float = 0.0, max_zoom: float = 5.0, clutter: float = 0.0):
     """Augmented ``out`` x ``out`` view of a cached image and its boxes. With probability
     ``zoom_in`` the view is a close-up instead: scale log-uniform in [1.3, ``max_zoom``], framed
     on one random tile (at 5x a tile of a whole-hand photo fills a third to half of the view),
-    so that lone tiles big in the frame are learnt from real photos (issue 17)."""
+    so that lone tiles big in the frame are learnt from real photos (issue 17). With probability
+    ``clutter`` things that are not tiles (``clutter.py``: book spines, printed sheets) are
+    pasted beside the tiles before the light and blur are changed, so they look as taken alike."""
     import cv2
 
     stretch = math.exp(rng.normal(0, 0.2))
@@ -122,6 +124,9 @@ def random_view(img, boxes, rng, out: int, zoom_in: float = 0.0, max_zoom: float
         boxes_out, ignore = cb[keep], cb[partial]
     else:
         boxes_out, ignore = np.zeros((0, 4)), np.zeros((0, 4))
+    if clutter > 0 and rng.random() < clutter:
+        from .clutter import paste_clutter
+        view = paste_clutter(view, np.concatenate([boxes_out, ignore]), rng, int(rng.integers(1, 4)))
     # photometric
     v = view.astype(np.float32)
     v = (v - v.mean()) * math.exp(rng.normal(0, 0.25)) + v.mean() + rng.normal(0, 20)
@@ -194,8 +199,9 @@ class Views:
     and its targets, a pure function of (epoch, k), so that worker processes (``--workers``)
     make exactly the views the main process would."""
 
-    def __init__(self, sets, weights, pool, size: int, zoom_in: float, max_zoom: float, epoch: int, n: int):
-        self.sets, self.weights, self.pool = sets, weights, pool
+    def __init__(self, sets, weights, pool, size: int, zoom_in: float, max_zoom: float, epoch: int, n: int,
+                 clutter: float = 0.0):
+        self.sets, self.weights, self.pool, self.clutter = sets, weights, pool, clutter
         self.size, self.zoom_in, self.max_zoom, self.epoch, self.n = size, zoom_in, max_zoom, epoch, n
 
     def __len__(self) -> int:
@@ -205,7 +211,7 @@ class Views:
         rng = np.random.default_rng((500 + self.epoch, k))
         si, j = self.pool[int(rng.choice(len(self.pool), p=self.weights))]
         v, bx, ig = random_view(self.sets[si][0][j], self.sets[si][1][j], rng, self.size,
-                                self.zoom_in, self.max_zoom)
+                                self.zoom_in, self.max_zoom, self.clutter)
         return (v, *targets(bx, ig, self.size))
 
 
@@ -235,6 +241,8 @@ def main() -> None:
                     help="share of views that are close-ups framed on one tile, zoomed 1.3x to --max-zoom "
                          "(lone tiles big in the frame; session 12: 0.3 for the close-up detector)")
     ap.add_argument("--max-zoom", type=float, default=5.0)
+    ap.add_argument("--clutter", type=float, default=0.0,
+                    help="share of views with things that are not tiles pasted in (clutter.py; session 19: 0.5)")
     ap.add_argument("--real-share", type=float, default=0.5,
                     help="share of the views cut from the real photos (chinese-v4 train)")
     ap.add_argument("--bank", type=Path, default=None,
@@ -321,7 +329,8 @@ def main() -> None:
         model.train()
         for m in frozen:
             m.eval()   # frozen layers keep their ImageNet batch-norm statistics
-        views = Views(sets, wts, pool, args.size, args.zoom_in, args.max_zoom, epoch, steps * args.batch)
+        views = Views(sets, wts, pool, args.size, args.zoom_in, args.max_zoom, epoch, steps * args.batch,
+                      args.clutter)
         loader = torch.utils.data.DataLoader(views, batch_size=args.batch, num_workers=args.workers,
                                              pin_memory=device.type == "cuda", drop_last=True)
         t0, tot, step = time.time(), np.zeros(3), 0
