@@ -26,20 +26,13 @@ def pack_folder(folder: Path, every: int = 1, max_images: int | None = None) -> 
     (letterboxed pixels, all photos' boxes concatenated) and box offsets."""
     import cv2
 
-    from .common import image_files, load_rgb, yolo_boxes
-    from .train_detector import letterbox
+    from .common import image_files
+    from .train_detector import letterboxed_photos
 
     parts, boxes, counts = [], [], []
-    for img_path in image_files(folder)[::every][:max_images]:
-        lab = folder / "labels" / (img_path.stem + ".txt")
-        if not lab.exists():
-            continue
-        img = load_rgb(img_path)
-        h, w = img.shape[:2]
-        b = np.array([bx for _, bx in yolo_boxes(lab, w, h)], np.float32).reshape(-1, 4)
-        lb, s = letterbox(img)
+    for lb, b in letterboxed_photos(folder, image_files(folder)[::every][:max_images]):
         parts.append(cv2.imencode(".webp", lb[..., ::-1], [cv2.IMWRITE_WEBP_QUALITY, QUALITY])[1].ravel())
-        boxes.append(b * s)
+        boxes.append(b)
         counts.append(len(b))
     return {"webp": np.concatenate(parts) if parts else np.zeros(0, np.uint8),
             "off": np.cumsum([0] + [len(p) for p in parts]).astype(np.int64),

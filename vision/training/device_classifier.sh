@@ -18,11 +18,7 @@ shift 2
 RUNS=$#
 CORES=$(nproc)
 WORKERS="${WORKERS:-$(( (CORES - 2 * RUNS) / RUNS > 1 ? (CORES - 2 * RUNS) / RUNS : 1 ))}"
-mkdir -p "$OUT" /tmp/pkg
-[ -e /tmp/pkg/mjscore ] || ln -s "$(pwd)" /tmp/pkg/mjscore
-export PYTHONPATH="/tmp/pkg${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
-PY="${PYTHON:-python3}"
-"$PY" -c "import torch; print('torch', torch.__version__, 'cuda', torch.cuda.is_available())"
+. "$(dirname "$0")/device_common.sh"
 for LR in "$@"; do
   mkdir -p "$OUT/lr_$LR"
   "$PY" -m mjscore.vision.training.train_classifier --bank "${BANK:-runs/bank}" --live-bonus "$WORKERS" \

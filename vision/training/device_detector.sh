@@ -17,11 +17,7 @@ OUT="${1:?usage: device_detector.sh OUT_DIR SECONDS}"
 BUDGET="${2:?seconds}"
 CORES=$(nproc)
 WORKERS="${WORKERS:-$(( CORES / 2 - 1 > 1 ? CORES / 2 - 1 : 1 ))}"
-mkdir -p "$OUT" /tmp/pkg
-[ -e /tmp/pkg/mjscore ] || ln -s "$(pwd)" /tmp/pkg/mjscore
-export PYTHONPATH="/tmp/pkg${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
-PY="${PYTHON:-python3}"
-"$PY" -c "import torch; print('torch', torch.__version__, 'cuda', torch.cuda.is_available())"
+. "$(dirname "$0")/device_common.sh"
 if [ "${GEN:-1500}" -gt 0 ]; then
   "$PY" -m mjscore.datasets.synth.generate --out data/synth/device_v27 --count "${GEN:-1500}" --seed 27 \
     --size 640 --workers "$CORES" --art committed --layouts standing,standing,scatter,hand,rows,rack \

@@ -43,6 +43,20 @@ def letterbox(img: np.ndarray, side: int = SIDE):
     return out, s
 
 
+def letterboxed_photos(folder: Path, files: list[Path]):
+    """(letterboxed photo, its boxes in letterboxed pixels) of each of ``files`` (photos of the
+    YOLO ``folder``) that has a label file."""
+    for img_path in files:
+        lab = folder / "labels" / (img_path.stem + ".txt")
+        if not lab.exists():
+            continue
+        img = load_rgb(img_path)
+        h, w = img.shape[:2]
+        boxes = np.array([b for _, b in yolo_boxes(lab, w, h)], np.float32).reshape(-1, 4)
+        lb, s = letterbox(img)
+        yield lb, boxes * s
+
+
 def load_split(folder: Path, split: str, name: str, max_images: int | None = None):
     """(images N x SIDE x SIDE x 3, list of box arrays in cached pixels), cached as npz."""
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -51,16 +65,9 @@ def load_split(folder: Path, split: str, name: str, max_images: int | None = Non
         d = np.load(path, allow_pickle=True)
         return d["x"], list(d["b"])
     xs, bs = [], []
-    for img_path in image_files(folder / split)[:max_images]:
-        lab = folder / split / "labels" / (img_path.stem + ".txt")
-        if not lab.exists():
-            continue
-        img = load_rgb(img_path)
-        h, w = img.shape[:2]
-        boxes = np.array([b for _, b in yolo_boxes(lab, w, h)], np.float32).reshape(-1, 4)
-        lb, s = letterbox(img)
+    for lb, boxes in letterboxed_photos(folder / split, image_files(folder / split)[:max_images]):
         xs.append(lb)
-        bs.append(boxes * s)
+        bs.append(boxes)
     x = np.stack(xs)
     b = np.empty(len(bs), object)
     b[:] = bs
