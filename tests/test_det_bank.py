@@ -8,7 +8,8 @@ import cv2
 import numpy as np
 
 from mjscore.vision.training import det_bank
-from mjscore.vision.training.train_detector import SIDE, Views, letterbox
+from mjscore.vision.training.det_bank import SIDE, letterbox
+from mjscore.vision.training.train_detector import Views
 
 
 def _yolo_folder(root: Path, sizes: list[tuple[int, int]]) -> list[np.ndarray]:

@@ -18,16 +18,42 @@ from pathlib import Path
 
 import numpy as np
 
+from .common import image_files, load_rgb, yolo_boxes
+
 QUALITY = 70
+SIDE = 512      # training photos are letterboxed into SIDE x SIDE (train_detector crops its views from them)
+
+
+def letterbox(img: np.ndarray, side: int = SIDE):
+    """``img`` scaled to fit ``side`` x ``side``, top-left, padded grey 114; and the scale."""
+    import cv2
+
+    h, w = img.shape[:2]
+    s = side / max(h, w)
+    nh, nw = max(1, round(h * s)), max(1, round(w * s))
+    out = np.full((side, side, 3), 114, np.uint8)
+    out[:nh, :nw] = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA)
+    return out, s
+
+
+def letterboxed_photos(folder: Path, files: list[Path]):
+    """(letterboxed photo, its boxes in letterboxed pixels) of each of ``files`` (photos of the
+    YOLO ``folder``) that has a label file."""
+    for img_path in files:
+        lab = folder / "labels" / (img_path.stem + ".txt")
+        if not lab.exists():
+            continue
+        img = load_rgb(img_path)
+        h, w = img.shape[:2]
+        boxes = np.array([b for _, b in yolo_boxes(lab, w, h)], np.float32).reshape(-1, 4)
+        lb, s = letterbox(img)
+        yield lb, boxes * s
 
 
 def pack_folder(folder: Path, every: int = 1, max_images: int | None = None) -> dict[str, np.ndarray]:
     """One YOLO folder (``images/`` + ``labels/``) as arrays: WebP bytes, offsets, boxes
     (letterboxed pixels, all photos' boxes concatenated) and box offsets."""
     import cv2
-
-    from .common import image_files
-    from .train_detector import letterboxed_photos
 
     parts, boxes, counts = [], [], []
     for lb, b in letterboxed_photos(folder, image_files(folder)[::every][:max_images]):

@@ -25,36 +25,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .common import image_files, load_rgb, name_factors, save_ckpt, setup_torch, timed_lr_factor, yolo_boxes
+from .common import image_files, name_factors, save_ckpt, setup_torch, timed_lr_factor
+from .det_bank import SIDE, letterboxed_photos
 
 CACHE = Path("data/cache")
-SIDE = 512      # images are cached letterboxed into SIDE x SIDE
 STRIDE = 4
-
-
-def letterbox(img: np.ndarray, side: int = SIDE):
-    import cv2
-
-    h, w = img.shape[:2]
-    s = side / max(h, w)
-    nh, nw = max(1, round(h * s)), max(1, round(w * s))
-    out = np.full((side, side, 3), 114, np.uint8)
-    out[:nh, :nw] = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA)
-    return out, s
-
-
-def letterboxed_photos(folder: Path, files: list[Path]):
-    """(letterboxed photo, its boxes in letterboxed pixels) of each of ``files`` (photos of the
-    YOLO ``folder``) that has a label file."""
-    for img_path in files:
-        lab = folder / "labels" / (img_path.stem + ".txt")
-        if not lab.exists():
-            continue
-        img = load_rgb(img_path)
-        h, w = img.shape[:2]
-        boxes = np.array([b for _, b in yolo_boxes(lab, w, h)], np.float32).reshape(-1, 4)
-        lb, s = letterbox(img)
-        yield lb, boxes * s
 
 
 def load_split(folder: Path, split: str, name: str, max_images: int | None = None):
