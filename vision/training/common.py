@@ -69,3 +69,17 @@ def timed_lr_factor(frac: float, warmup: float = 0.05, floor: float = 0.02) -> f
     if frac < warmup:
         return frac / warmup
     return floor + (1 - floor) * 0.5 * (1 + math.cos(math.pi * min(frac - warmup, 1 - warmup) / (1 - warmup)))
+
+
+def training_device(torch, name: str = "auto"):
+    """The device a trainer runs on (``--device``): auto = a GPU when there is one, else the CPU."""
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(name)
+
+
+def mixed_precision(torch, device):
+    """bf16 autocast on a GPU; on the CPU a no-op context (full precision)."""
+    if device.type == "cuda":
+        return torch.autocast("cuda", dtype=torch.bfloat16)
+    return torch.autocast("cpu", enabled=False)

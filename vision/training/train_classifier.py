@@ -23,8 +23,8 @@ import numpy as np
 from ...datasets.paths import ART, add_data_root_option, data_path
 from ..crops import CONTEXT, CROP_SIZE, square_crop
 from ..kinds import KINDS, KIND_INDEX
-from .common import (image_files, load_rgb, name_factors, save_ckpt, setup_torch, timed_lr_factor,
-                                    yolo_boxes, yolo_names)
+from .common import (image_files, load_rgb, mixed_precision, name_factors, save_ckpt, setup_torch,
+                     timed_lr_factor, training_device, yolo_boxes, yolo_names)
 
 STORE = 62                      # cached crops are a bit larger than the input for jitter
 STORE_CONTEXT = CONTEXT * STORE / CROP_SIZE
@@ -260,8 +260,7 @@ def main() -> None:
         ap.error("--bank and --live-bonus go together (the workers render the art and bonus crops from the bank)")
     configure(args.crop_size)
     torch = setup_torch(args.threads)
-    device = torch.device("cuda" if args.device == "auto" and torch.cuda.is_available()
-                          else ("cpu" if args.device == "auto" else args.device))
+    device = training_device(torch, args.device)
     from .nets import build_classifier
 
     args.out.mkdir(parents=True, exist_ok=True)
@@ -331,8 +330,7 @@ def main() -> None:
         print(f"resumed at epoch {start}", flush=True)
     crit = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     crit_o = torch.nn.CrossEntropyLoss(ignore_index=-1)
-    autocast = (torch.autocast("cuda", dtype=torch.bfloat16) if device.type == "cuda"
-                else torch.autocast("cpu", enabled=False))
+    autocast = mixed_precision(torch, device)
     n_live = int(round(args.batch * live_share))
     log = []
     if start == 0:      # where the run starts from, on the same crops as every epoch after

@@ -25,7 +25,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .common import image_files, name_factors, save_ckpt, setup_torch, timed_lr_factor
+from . import det_bank
+from .clutter import paste_clutter
+from .common import (image_files, mixed_precision, name_factors, save_ckpt, setup_torch, timed_lr_factor,
+                     training_device)
 from .det_bank import SIDE, letterboxed_photos
 
 CACHE = Path("data/cache")
@@ -107,7 +110,6 @@ def random_view(img, boxes, rng, out: int, zoom_in: float = 0.0, max_zoom: float
     else:
         boxes_out, ignore = np.zeros((0, 4)), np.zeros((0, 4))
     if clutter > 0 and rng.random() < clutter:
-        from .clutter import paste_clutter
         view = paste_clutter(view, np.concatenate([boxes_out, ignore]), rng, int(rng.integers(1, 4)))
     # photometric
     v = view.astype(np.float32)
@@ -238,14 +240,12 @@ def main() -> None:
     args = ap.parse_args()
     boost = name_factors(args.boost)
     torch = setup_torch(args.threads)
-    device = torch.device("cuda" if args.device == "auto" and torch.cuda.is_available()
-                          else ("cpu" if args.device == "auto" else args.device))
+    device = training_device(torch, args.device)
     from .nets import build_detector
 
     args.out.mkdir(parents=True, exist_ok=True)
     names = ["real"]
     if args.bank:
-        from . import det_bank
         parts = det_bank.load(args.bank)
         sets = [parts.pop("real")]
         names += sorted(parts)
@@ -302,8 +302,7 @@ def main() -> None:
             sched = torch.optim.lr_scheduler.OneCycleLR(
                 opt, max_lr=max_lr, total_steps=steps * max(args.epochs - start, 1), pct_start=0.05)
         print(f"resumed at epoch {start}", flush=True)
-    autocast = (torch.autocast("cuda", dtype=torch.bfloat16) if device.type == "cuda"
-                else torch.autocast("cpu", enabled=False))
+    autocast = mixed_precision(torch, device)
     began, half_saved = time.time(), False
     for epoch in range(start, args.epochs):
         if args.time_limit and time.time() - began > args.time_limit:
