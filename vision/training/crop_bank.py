@@ -19,6 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from ...datasets.paths import ART, add_data_root_option, data_path
+from .common import image_files
+from .crop_source import CropGeometry, crops_from_yolo
 
 QUALITY = 80          # WebP: 1.4 KB a crop (JPEG 92: 3.5 KB), so ~30,000 crops fit the limit
 # every glyph the flower/season source draws: characters, Chinese and Latin indices, the
@@ -64,13 +66,12 @@ def subset_fonts(paths: list[str], out: Path, text: str = GLYPHS) -> list[Path]:
 
 
 def pack(out: Path, art_root: Path, real_every: int, valid_every: int, synth: list[Path],
-         choose: list[Path], max_synth: int) -> None:
+         choose: list[Path], max_synth: int, geometry: CropGeometry = CropGeometry(64)) -> None:
     """Write the bank: chinese-v4 train crops of every ``real_every``-th photo, every
     ``valid_every``-th valid crop (to watch the run), the crops of the first ``max_synth``
     photos of each ``synth`` folder, ``choose`` folders' crops (measured, never trained on),
     the art faces and the subset fonts. Art crops are not packed: the trainer renders them
     from the faces (``live_bonus.LiveBonus.art_set``)."""
-    from . import train_classifier as tc
     from ...datasets.synth.fonts import fonts_covering, latin_fonts
     from .art import render_faces
     from .bonus_faces import CHARS, CN_INDEX
@@ -87,15 +88,15 @@ def pack(out: Path, art_root: Path, real_every: int, valid_every: int, synth: li
         arrays[f"{prefix}_folder"] = np.array([folder] * len(y))
         print(f"{prefix}: {len(y)} crops, {len(data) / 2 ** 20:.1f} MiB", flush=True)
 
-    rx, ry, _ = tc.crops_from_yolo(clean, "train", files=tc.image_files(clean / "train")[::real_every])
+    rx, ry, _ = crops_from_yolo(clean, "train", geometry, files=image_files(clean / "train")[::real_every])
     put("real", rx, ry, 0, "")
-    vx, vy, _ = tc.crops_from_yolo(clean, "valid")
+    vx, vy, _ = crops_from_yolo(clean, "valid", geometry)
     put("valid", vx[::valid_every], vy[::valid_every], 0, "")
     for i, folder in enumerate(synth):
-        sx, sy, _ = tc.crops_from_yolo(folder.parent, folder.name, max_synth)
+        sx, sy, _ = crops_from_yolo(folder.parent, folder.name, geometry, max_synth)
         put(f"synth{i}", sx, sy, 2, folder.name)
     for i, folder in enumerate(choose):
-        cx, cy, _ = tc.crops_from_yolo(folder.parent, folder.name)
+        cx, cy, _ = crops_from_yolo(folder.parent, folder.name, geometry)
         put(f"choose{i}", cx, cy, 2, folder.name)
     np.savez(out / "crops.npz", **arrays)
 
@@ -146,11 +147,8 @@ def main() -> None:
                     help="synthetic folder cropped for choosing only (never trained on)")
     add_data_root_option(ap)
     args = ap.parse_args()
-    from . import train_classifier as tc
-
-    tc.configure(args.crop_size)
     pack(args.out, data_path(ap, args.data_root, ART), args.real_every, args.valid_every, args.synth,
-         args.choose, args.max_synth)
+         args.choose, args.max_synth, CropGeometry(args.crop_size))
 
 
 if __name__ == "__main__":

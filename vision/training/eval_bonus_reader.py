@@ -49,7 +49,7 @@ def truebox_reads(folder: Path, reader: Path | None, limit: int | None = None):
     reader does not rerun the classifier."""
     from .. import models
     from ..classifier import _crops, classify_boxes
-    from .train_classifier import cached
+    from .crop_source import cached
 
     def key(model: Path) -> str:
         st = model.stat()

@@ -141,13 +141,13 @@ def main() -> None:
         ck = torch.load(args.out / "best.pt", weights_only=False)
         model = build_reader(ck["width"], ck.get("arch", "small"))
         model.load_state_dict(ck["model"])
-        export(torch, model, args.export, tc.CROP_SIZE)
+        export(torch, model, args.export, tc.GEOMETRY.crop_size)
         return
 
     art_root = data_path(ap, args.data_root, ART)
     model = build_reader(args.width, args.arch).to(memory_format=torch.channels_last)
     (tx, ty, _, src, _), (vx, vy) = tc.load_data(art_root, True, args.bonus_per_kind)
-    fx, fy = fresh_faces(tc.STORE, art_root)
+    fx, fy = fresh_faces(tc.GEOMETRY.store, art_root)
     cls = CLASS_OF_KIND[ty]
     is_b = cls < OTHER
     # half bonus, half other; bonus: 2/3 procedural faces (source 3), 1/3 scene and photo crops,

@@ -21,69 +21,18 @@ from pathlib import Path
 import numpy as np
 
 from ...datasets.paths import ART, add_data_root_option, data_path
-from ..crops import CONTEXT, CROP_SIZE, square_crop
+from ..crops import CROP_SIZE
 from ..kinds import KINDS, KIND_INDEX
-from .common import (image_files, load_rgb, mixed_precision, name_factors, save_ckpt, setup_torch,
-                     timed_lr_factor, training_device, yolo_boxes, yolo_names)
+from .common import mixed_precision, name_factors, save_ckpt, setup_torch, timed_lr_factor, training_device
+from .crop_source import CropGeometry, cached, crops_from_yolo, synth_folders
 
-STORE = 62                      # cached crops are a bit larger than the input for jitter
-STORE_CONTEXT = CONTEXT * STORE / CROP_SIZE
-CACHE = Path("data/cache")
+GEOMETRY = CropGeometry()        # set by configure (--crop-size); read by augment and load_data
 
 
 def configure(crop_size: int) -> None:
     """Set the net's input side (``--crop-size``) and the cached crop side that goes with it."""
-    global CROP_SIZE, STORE, STORE_CONTEXT
-    CROP_SIZE = crop_size
-    STORE = round(crop_size * 62 / 48)
-    STORE_CONTEXT = CONTEXT * STORE / CROP_SIZE
-
-
-def cache_suffix() -> str:
-    """Cache names carry the crop side, except the original 62 px (so its caches stay valid)."""
-    return "" if STORE == 62 else f"_s{STORE}"
-
-
-def crops_from_yolo(folder: Path, split: str, max_images: int | None = None, files: list[Path] | None = None):
-    """Crops (N x STORE x STORE x 3) and token indices of every box with a known kind, of the
-    split's first ``max_images`` photos or of the chosen ``files``."""
-    names = yolo_names(folder / split if (folder / split / "data.yaml").exists() else folder)
-    xs, ys, refs = [], [], []
-    files = image_files(folder / split)[:max_images] if files is None else files
-    for img_path in files:
-        lab = folder / split / "labels" / (img_path.stem + ".txt")
-        if not lab.exists():
-            continue
-        img = load_rgb(img_path)
-        h, w = img.shape[:2]
-        for line, (c, box) in enumerate(yolo_boxes(lab, w, h), start=1):
-            token = names[c] if c < len(names) else None
-            if token not in KIND_INDEX:
-                continue
-            xs.append(square_crop(img, box, STORE, STORE_CONTEXT))
-            ys.append(KIND_INDEX[token])
-            refs.append(f"{split}/{img_path.name}:{line}")
-    return (np.stack(xs) if xs else np.zeros((0, STORE, STORE, 3), np.uint8),
-            np.array(ys, np.int64), refs)
-
-
-def cached(name: str, build):
-    CACHE.mkdir(parents=True, exist_ok=True)
-    path = CACHE / f"{name}.npz"
-    if path.exists():
-        d = np.load(path)
-        return d["x"], d["y"]
-    x, y = build()
-    np.savez(path, x=x, y=y)
-    return x, y
-
-
-def synth_folders() -> list[Path]:
-    """Synthetic YOLO split folders (data.yaml + images/ + labels/) under data/synth."""
-    root = Path("data/synth")
-    if not root.exists():
-        return []
-    return sorted(p.parent for p in root.rglob("data.yaml") if (p.parent / "images").exists())
+    global GEOMETRY
+    GEOMETRY = CropGeometry(crop_size)
 
 
 def load_data(art_root: Path, with_synth: bool = True, bonus_per_kind: int = 0):
@@ -92,26 +41,26 @@ def load_data(art_root: Path, with_synth: bool = True, bonus_per_kind: int = 0):
     import hashlib
 
     clean = Path("data/clean/chinese-v4")
-    suffix = cache_suffix()
+    suffix, g = GEOMETRY.cache_suffix, GEOMETRY
     # cache keys follow the cleaned labels, so a new cleaning pass rebuilds the crops
     digest = {split: hashlib.md5(b"".join(p.read_bytes() for p in sorted((clean / split / "labels").glob("*.txt"))))
               .hexdigest()[:8] for split in ("train", "valid")}
-    rx, ry = cached(f"cls_real_train_{digest['train']}{suffix}", lambda: crops_from_yolo(clean, "train")[:2])
-    vx, vy = cached(f"cls_real_valid_{digest['valid']}{suffix}", lambda: crops_from_yolo(clean, "valid")[:2])
-    ax, ay = cached("cls_art_v2" + suffix, lambda: render_crops(120, STORE, art_root, seed=2))
+    rx, ry = cached(f"cls_real_train_{digest['train']}{suffix}", lambda: crops_from_yolo(clean, "train", g)[:2])
+    vx, vy = cached(f"cls_real_valid_{digest['valid']}{suffix}", lambda: crops_from_yolo(clean, "valid", g)[:2])
+    ax, ay = cached("cls_art_v2" + suffix, lambda: render_crops(120, g.store, art_root, seed=2))
     parts_x, parts_y, parts_o = [rx, ax], [ry, ay], [np.full(len(ry), -1), np.zeros(len(ay), np.int64)]
     parts_src = [np.zeros(len(ry), np.int64), np.ones(len(ay), np.int64)]
     parts_folder = [np.full(len(ry), ""), np.full(len(ay), "")]
     if bonus_per_kind:      # --source bonus=N: procedural flowers/seasons, upright (source 3)
         from .bonus_faces import render_bonus_crops
-        bx, by = cached(f"cls_bonus_{bonus_per_kind}{suffix}", lambda: render_bonus_crops(bonus_per_kind, STORE, art_root, seed=16))
+        bx, by = cached(f"cls_bonus_{bonus_per_kind}{suffix}", lambda: render_bonus_crops(bonus_per_kind, g.store, art_root, seed=16))
         print(f"bonus faces: {len(by)} crops", flush=True)
         parts_x.append(bx); parts_y.append(by); parts_o.append(np.zeros(len(by), np.int64))
         parts_src.append(np.full(len(by), 3)); parts_folder.append(np.full(len(by), ""))
     if with_synth:
         for folder in synth_folders():
             key = "cls_synth_" + "_".join(folder.relative_to("data/synth").parts) + f"_{len(list((folder / 'images').iterdir()))}{suffix}"
-            sx, sy = cached(key, lambda f=folder: crops_from_yolo(f.parent, f.name, 1500)[:2])
+            sx, sy = cached(key, lambda f=folder: crops_from_yolo(f.parent, f.name, g, 1500)[:2])
             print(f"synth {folder}: {len(sy)} crops", flush=True)
             parts_x.append(sx); parts_y.append(sy); parts_o.append(np.full(len(sy), -1))
             parts_src.append(np.full(len(sy), 2))
@@ -121,13 +70,13 @@ def load_data(art_root: Path, with_synth: bool = True, bonus_per_kind: int = 0):
 
 
 def augment(torch, x, orient_known, rng, train=True, grey_share: float = 0.0, device=None):
-    """Batch augmentation on uint8 NHWC crops of size STORE -> float NCHW CROP_SIZE, plus the
+    """Batch augmentation on uint8 NHWC crops of the stored side -> float NCHW of the input side (``GEOMETRY``), plus the
     quarter turn applied (the orientation label) per sample; ``grey_share`` of the crops are
     turned grey (``--grayscale``). The random draws are numpy's; the pixel work runs on
     ``device`` (default: the CPU), so a GPU run is not held up by the augmentation."""
     import torch.nn.functional as F
 
-    n = x.shape[0]
+    n, size = x.shape[0], GEOMETRY.crop_size
     dev = device or torch.device("cpu")
 
     def to_dev(a):
@@ -142,7 +91,7 @@ def augment(torch, x, orient_known, rng, train=True, grey_share: float = 0.0, de
     else:
         ang = torch.zeros(n); scale = torch.ones(n); stretch = torch.ones(n); shift = torch.zeros(n, 2)
     ang, scale, stretch, shift = ang.to(dev), scale.to(dev), stretch.to(dev), shift.to(dev)
-    base = CROP_SIZE / STORE * scale
+    base = size / GEOMETRY.store * scale
     cos, sin = torch.cos(ang), torch.sin(ang)
     # theta maps output coords to input coords; rotating the sampling grid by -ang turns the
     # content CCW by ang (image y axis points down).
@@ -153,7 +102,7 @@ def augment(torch, x, orient_known, rng, train=True, grey_share: float = 0.0, de
     theta[:, 1, 0] = sin * sx
     theta[:, 1, 1] = cos * sy
     theta[:, :, 2] = shift
-    grid = F.affine_grid(theta, (n, 3, CROP_SIZE, CROP_SIZE), align_corners=False)
+    grid = F.affine_grid(theta, (n, 3, size, size), align_corners=False)
     out = F.grid_sample(t, grid, mode="bilinear", padding_mode="border", align_corners=False)
     if train:
         b = to_dev(rng.normal(0, 0.12, (n, 1, 1, 1)))
@@ -164,10 +113,10 @@ def augment(torch, x, orient_known, rng, train=True, grey_share: float = 0.0, de
         # glare: a soft bright blob on some crops (one vectorised blob per crop, zero where none)
         g = rng.random(n) < 0.2
         if g.any():
-            cy, cx = to_dev(rng.uniform(0, CROP_SIZE, n)), to_dev(rng.uniform(0, CROP_SIZE, n))
+            cy, cx = to_dev(rng.uniform(0, size, n)), to_dev(rng.uniform(0, size, n))
             r, amp = to_dev(rng.uniform(4, 14, n)), to_dev(rng.uniform(0.3, 0.8, n) * g)
-            yy = torch.arange(CROP_SIZE, device=dev).float().view(1, -1, 1)
-            xx = torch.arange(CROP_SIZE, device=dev).float().view(1, 1, -1)
+            yy = torch.arange(size, device=dev).float().view(1, -1, 1)
+            xx = torch.arange(size, device=dev).float().view(1, 1, -1)
             blob = torch.exp(-((yy - cy.view(-1, 1, 1)) ** 2 + (xx - cx.view(-1, 1, 1)) ** 2)
                              / (2 * r.view(-1, 1, 1) ** 2))
             out = out + (blob * amp.view(-1, 1, 1))[:, None]
@@ -177,7 +126,7 @@ def augment(torch, x, orient_known, rng, train=True, grey_share: float = 0.0, de
             idx = torch.from_numpy(np.nonzero(bl)[0]).to(dev)
             small = F.interpolate(out[idx], scale_factor=float(rng.uniform(0.35, 0.7)), mode="bilinear",
                                   align_corners=False)
-            out[idx] = F.interpolate(small, size=(CROP_SIZE, CROP_SIZE), mode="bilinear",
+            out[idx] = F.interpolate(small, size=(size, size), mode="bilinear",
                                      align_corners=False)
         # grey some: a kind must be read from its shape, since other sets print
         # the same face in other colours (a black-ink red dragon, blue man numerals)
@@ -277,7 +226,7 @@ def main() -> None:
     live_share = shares.get("bonus", 0.0) / sum(shares.values()) if args.live_bonus else 0.0
     if args.live_bonus:
         from .live_bonus import LiveBonus
-        live = LiveBonus(args.bank, STORE, args.live_bonus)
+        live = LiveBonus(args.bank, GEOMETRY.store, args.live_bonus)
         choose["bonus_faces"] = live.fixed_set()   # seeds the training never draws
         ax, ay = live.art_set()                      # a bank carries no art crops: render them
         tx, ty = np.concatenate([tx, ax]), np.concatenate([ty, ay])
@@ -383,10 +332,10 @@ def main() -> None:
               + " ".join(f"{k} {v:.4f}" for k, v in figures.items()) + f" {time.time() - t0:.0f}s", flush=True)
         save_ckpt(last, model=model.state_dict(), opt=opt.state_dict(), sched=sched.state_dict(),
                   epoch=epoch, best=best, acc=acc, width=args.width, epochs=args.epochs, arch=args.arch,
-                  crop_size=CROP_SIZE)
+                  crop_size=GEOMETRY.crop_size)
         if acc >= best:
             save_ckpt(args.out / "best.pt", model=model.state_dict(), epoch=epoch, acc=acc, width=args.width,
-                      arch=args.arch, crop_size=CROP_SIZE)
+                      arch=args.arch, crop_size=GEOMETRY.crop_size)
         (args.out / "log.json").write_text(json.dumps(log, indent=1))
     if live:
         live.close()
