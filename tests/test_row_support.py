@@ -77,3 +77,51 @@ def test_a_sure_face_of_the_photos_tile_size_is_kept_anywhere():
     assert supported_weak(weak, row, read, 0.6) == []                    # off without the setting
     # the sure face is kept; an unsure one and a faceless read away from any row are not
     assert supported_weak(weak, row, read, 0.6, sure_probability=0.9) == [0]
+
+
+def test_neighbours_stand_side_by_side_one_pitch_apart_never_corner_to_corner():
+    from mjscore.vision.row_support import next_to
+
+    a = (100, 50, 130, 90)
+    assert next_to(a, (130, 52, 160, 92))          # touching on the right
+    assert next_to(a, (100, 90, 130, 130))         # touching below (a column)
+    assert next_to(a, (126, 67, 156, 107))         # a row stepping down at an angle
+    assert not next_to(a, (130, 90, 160, 130))     # corner to corner: squares of a chequered cloth
+    assert not next_to(a, (160, 50, 190, 90))      # one tile's gap between
+    assert not next_to(a, (130, 50, 190, 130))     # twice the size
+    assert not next_to(a, a)
+
+
+def test_backs_with_no_found_tile_beside_them_are_kept_as_a_run_of_three_only():
+    from mjscore.vision.row_support import back_runs
+
+    rack = _row(4, x0=300, y=200)                  # the back of a standing rack: four backs
+    pair = _row(2, x0=100, y=400)                  # two lone backs: could be a patch of cloth
+    chequer = [(500, 400, 530, 440), (530, 440, 560, 480), (560, 480, 590, 520)]   # corner to corner
+    odd = (700, 100, 730, 140)
+    weak = rack + pair + chequer + [odd]
+    assert back_runs(weak, 3) == [0, 1, 2, 3]
+    assert back_runs(weak, 2) == [0, 1, 2, 3, 4, 5]
+    reads = {b: ("X", 0.95) for b in weak}
+    reads[rack[3]] = ("X", 0.5)                    # an unsure back ends the run before it
+    reads[odd] = ("Wh", 0.99)
+
+    def read(boxes):
+        return [reads[b] for b in boxes]
+
+    assert supported_weak(weak, [], read, 0.6) == []                            # off without the setting
+    assert supported_weak(weak, [], read, 0.6, back_probability=0.9) == [0, 1, 2]
+    assert supported_weak(weak, [], read, 0.6, back_probability=0.9, back_run=4) == []
+    assert supported_weak(weak, [], read, 0.6, back_probability=0.9, back_run=2) == [0, 1, 2, 4, 5]
+
+
+def test_backs_cut_off_by_the_edge_of_the_photo_vouch_for_nothing():
+    rack = _row(3, x0=0, y=200)                    # the first box starts at the left edge
+    reads = {b: ("X", 0.95) for b in rack}
+
+    def read(boxes):
+        return [reads[b] for b in boxes]
+
+    assert supported_weak(rack, [], read, 0.6, back_probability=0.9, back_run=2) == [0, 1, 2]
+    assert supported_weak(rack, [], read, 0.6, back_probability=0.9, back_run=2, frame=(640, 480)) == [1, 2]
+    assert supported_weak(rack, [], read, 0.6, back_probability=0.9, back_run=3, frame=(640, 480)) == []
