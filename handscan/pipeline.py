@@ -36,9 +36,14 @@ LOW_CONFIDENCE = REVIEW_CONFIDENCE
 # runner-up) below this is shown as doubtful. On the 100 synthetic scenes no right hand had a
 # group under 0.6, while a photo whose exposed sets were all merged into the concealed row did.
 DOUBTFUL_GROUPING = 0.6
-# engine reasons that a misread or misgrouped photo can cause: worth searching nearby readings
+# engine reasons that a misread or misgrouped photo can cause: worth searching nearby readings.
+# DECISION (session 20): a flower or season under a ruleset without them (`nts`) is one too: a
+# suit or honour tile read as a bonus tile (a 2m read f2) makes that reason hide the hand. The
+# nearest valid reading then reads it as its runner-up kind, or leaves a real bonus tile out of
+# the hand (it does not score under `nts`); the proposal is flagged like every proposal, and the
+# hint to use `--ruleset nts-app` stays.
 READING_ERRORS = {"too_many_copies", "duplicate_bonus_tile", "tile_count", "no_valid_hand", "invalid_meld",
-                  "face_down_tile", "syntax", "error"}
+                  "face_down_tile", "syntax", "error", "bonus_tiles_not_allowed"}
 HINTS = {
     "bonus_tiles_not_allowed": "flowers/seasons only score under --ruleset nts-app",
     "min_doublings": "a complete hand, but fewer than the 2 doublings a mahjong needs: a false mahjong",

@@ -141,3 +141,26 @@ def test_a_face_down_kong_read_as_three_tiles_gets_its_fourth_back():
 
 def test_a_hand_with_every_tile_gets_no_added_tile():
     assert tile_additions(group_tiles(_plum_read_as_bamboo())) == []
+
+
+def test_under_nts_a_suit_tile_read_as_a_flower_is_proposed_as_its_runner_up():
+    # 222m 555p 888s RRR 99p, one 2m read f2 (its runner-ups j2, then 2m): under nts a flower
+    # makes the hand invalid before anything else, and it is the misread that the search mends
+    tiles = place([["222m555p888sRRR99p"]])
+    t = tiles[1]
+    tiles[1] = TileRead("f2", t.box, 0.34, (("j2", 0.26), ("2m", 0.158)), t.angle)
+    ctx = make_context("E", "S", "8s", "self_drawn", "nts")
+    res = evaluate("p.jpg", group_tiles(tiles), ctx)
+    assert not res.valid and res.score.reason == "bonus_tiles_not_allowed"
+    assert "flowers/seasons only score under --ruleset nts-app" in res.warnings   # the hint stays
+    assert "proposed_reading" in res.flags and res.final is None
+    p = res.proposal
+    assert p.notation == "222m 55599p 88s RRR +8s"
+    assert p.changes[0] == "tile 2 read as 2m instead of f2"
+    assert p.final == typed_answer(p.notation, ctx)["final"]
+
+
+def test_under_nts_a_surely_read_flower_is_not_argued_away():
+    tiles = place([["222m555p888sRRR99p"], ["f1"]])            # a real plum flower laid apart
+    res = evaluate("p.jpg", group_tiles(tiles), make_context("E", "S", "8s", "self_drawn", "nts"))
+    assert res.score.reason == "bonus_tiles_not_allowed" and res.proposal is None
