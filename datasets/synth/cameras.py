@@ -34,12 +34,16 @@ def random_camera(rng, placements: list[Placement], dims, rotation: float | None
         elevation = float(rng.uniform(20, 65))
         if rotation is None:
             azimuth = float(rng.normal(0, 20)) if rng.random() < 0.9 else float(rng.normal(180, 20))
+    if layout == "rack-back":  # a rack seen from behind (across the table): every tile a back
+        elevation = float(rng.uniform(10, 60))
+        if rotation is None:
+            azimuth = float(rng.normal(180, 25))
     if layout == "standing":   # from low in front, as a player photographs tiles on the table
         elevation = float(rng.uniform(5, 45))
         if rotation is None:
             azimuth = float(rng.normal(0, 15))
     roll = float(rng.normal(0, 4))
-    if layout in ("rack", "standing") and rng.random() < 0.3:
+    if layout in ("rack", "standing", "rack-back") and rng.random() < 0.3:
         roll = float(rng.uniform(-180, 180))  # the photo itself turned
     distance = extent * float(rng.uniform(0.9, 4.0))
     return Camera(target, elevation, azimuth, distance, roll)

@@ -17,9 +17,10 @@ from .hand_layout import layout_placements, random_layout
 from .layouts import add_clutter, layout_grid, layout_rack, layout_rows, layout_scatter, layout_standing
 from .style import make_style
 
-LAYOUTS = ["rows", "rack", "scatter", "hand", "grid", "standing"]
-# "standing" came after batches v5-v7 were made: kept out of the default mix; batches ask for
-# it by name (generate --layouts)
+LAYOUTS = ["rows", "rack", "scatter", "hand", "grid", "standing", "rack-back"]
+# "standing" came after batches v5-v7 were made, "rack-back" (a rack photographed from behind:
+# every tile a back, session 21) later still: both kept out of the default mix, so the old
+# batches' seeds draw the same scenes; batches ask for them by name (generate --layouts)
 LAYOUT_WEIGHTS = [0.3, 0.17, 0.2, 0.18, 0.15, 0.0]
 MAX_ATTEMPTS = 20
 
@@ -30,8 +31,8 @@ def layout_hand(rng, dims) -> list[Placement]:
 
 def random_placements(rng, dims, kind: str | None = None) -> tuple[list[Placement], str]:
     """A layout (``kind``, or one drawn from the default mix) with clutter round it."""
-    kind = kind or LAYOUTS[int(rng.choice(len(LAYOUTS), p=LAYOUT_WEIGHTS))]
-    fn = {"rows": layout_rows, "rack": layout_rack, "scatter": layout_scatter, "hand": layout_hand,
+    kind = kind or LAYOUTS[int(rng.choice(len(LAYOUT_WEIGHTS), p=LAYOUT_WEIGHTS))]
+    fn = {"rows": layout_rows, "rack": layout_rack, "rack-back": layout_rack, "scatter": layout_scatter, "hand": layout_hand,
           "grid": layout_grid, "standing": layout_standing}[kind]
     return add_clutter(rng, fn(rng, dims), dims), kind
 
@@ -41,7 +42,7 @@ def _draw_scene(rng: np.random.Generator, size: int, art: str, layout: str | Non
     placements, kind = random_placements(rng, style.dims, layout)
     placements = placements[:80]
     tiles = [p for p in placements if not p.is_prop]
-    if kind not in ("rack", "standing") and rng.random() < 0.06:
+    if kind not in ("rack", "standing", "rack-back") and rng.random() < 0.06:
         # a screenshot of a digital game: straight from above, no perspective, crisp, plain
         xs, ys = np.array([p.x for p in tiles]), np.array([p.y for p in tiles])
         extent = max(float(np.ptp(xs)), float(np.ptp(ys))) + style.dims.height
