@@ -67,6 +67,31 @@ def test_declared_concealed_kongs_outer_and_middle_face_down():
     assert not lay.warnings
 
 
+def test_declared_kongs_laid_touching_the_concealed_tiles_are_cut_out():
+    """No gap anywhere in the row (session 21, seen on synthetic hands): a face-down tile is
+    never a concealed tile, so ``X a a X`` and ``a X X a`` runs are kongs of their own."""
+    lay = group_tiles(place([["99mX22mXX55pX7sXX7sXEEX"]], rotate=-29))
+    assert lay.melds == ["{X22mX}", "{X55pX}", "{7sXX7s}", "{XEEX}"]
+    assert lay.concealed == ["9m", "9m"]
+    assert [g.kind for g in lay.groups].count(CONCEALED_KONG) == 4
+
+
+def test_a_touching_kong_with_a_back_missed_is_not_taken_for_concealed_tiles():
+    """``X E E`` left at the row's end (its fourth tile unseen) is set apart, not counted
+    among the concealed tiles, so that the proposals can add the missing back."""
+    lay = group_tiles(place([["99mX22mXX55pXXEE"]]))
+    assert lay.melds == ["{X22mX}", "{X55pX}", "[EEX]"]
+    assert lay.concealed == ["9m", "9m"]
+
+
+def test_a_lone_back_among_the_concealed_tiles_stays_there():
+    """A back in no kong shape (a white dragon misread, most likely) is not cut out: the
+    concealed block keeps it, and the proposals read it again."""
+    lay = group_tiles(place([["EEE"], ["234m55pX678s"]]))
+    assert lay.melds == ["[EEE]"]
+    assert sorted(lay.concealed) == sorted(["2m", "3m", "4m", "5p", "5p", "X", "6s", "7s", "8s"])
+
+
 def test_flowers_and_seasons_are_bonus_wherever_they_lie():
     lay = group_tiles(place([["f2EEE", "j4"], ["123m456p789s55p"]], rotate=180))
     assert lay.bonus == ["f2", "j4"]

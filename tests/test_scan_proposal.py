@@ -139,6 +139,17 @@ def test_a_face_down_kong_read_as_three_tiles_gets_its_fourth_back():
     assert alts[0].changes == ["a tile may be missing: X added (the only kind that completes the hand)"]
 
 
+def test_touching_kongs_with_one_back_missed_get_it_back():
+    """Four declared kongs laid touching the pair, the last one's second back missed (seed-2
+    hand scene_032): the kongs are cut out of the row and the fourth back is proposed."""
+    layout = group_tiles(place([["99mX22mXX55pXX88sXXEE"]], rotate=-29))
+    ctx = make_context("S", "E", "9m", "discard", "nts")
+    alts = find_alternatives(layout, ctx)
+    assert alts[0].notation == "{X22mX} {X55pX} {X88sX} {XEEX} 9m +9m"
+    check = typed_answer("{X22mX} {X55pX} {X88sX} {XEEX} 9m +9m", ctx)
+    assert alts[0].final == check["final"] == 2000
+
+
 def test_a_hand_with_every_tile_gets_no_added_tile():
     assert tile_additions(group_tiles(_plum_read_as_bamboo())) == []
 

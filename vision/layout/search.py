@@ -17,7 +17,7 @@ from .geometry import (Block, estimate_geometry, frame_tiles, gap_threshold, pit
                                            split_blocks, split_rows, upright_steps)
 from .model import Layout
 from .notation import is_bonus
-from .sets import cut_claimed_set, partition_sets
+from .sets import cut_claimed_set, cut_concealed_kongs, partition_sets
 from ..types import TileRead
 
 GAP_RATIO = 0.4                 # a gap wider than this many tile widths sets a block apart
@@ -115,7 +115,8 @@ def _candidates_in_frame(tiles: list[TileRead], dup_notes: list[str], *, gap_rat
                          if not is_bonus(b.tiles[k].read.kind) and not is_bonus(b.tiles[k + 1].read.kind)]
                 if len(inner) != len(kept) - 1:
                     inner = (inner + [0.0] * len(kept))[:len(kept) - 1]
-                blocks.extend(cut_claimed_set(Block(kept, b.row, b.gap_before, b.gap_after, inner)))
+                for part in cut_claimed_set(Block(kept, b.row, b.gap_before, b.gap_after, inner)):
+                    blocks.extend(cut_concealed_kongs(part))
 
     parts = [partition_sets(b) for b in blocks]
     # face-down tiles in blocks that split into sets: declared kongs (a face-down tile in any
@@ -172,6 +173,12 @@ def _score_assignment(blocks: list[Block], concealed: Sequence[bool], parts, n_r
         if c:
             if b.has_sideways:
                 score -= 1.5
+            if b.has_back:
+                # DECISION (session 21): a face-down tile is never a concealed tile; a block
+                # holding one is more likely a declared kong with a back missed (``X a a``,
+                # whose fourth tile the proposals add back) than part of the concealed hand.
+                # A back misread for a face (white dragon) still ends in the proposals either way.
+                score -= 2.0
             if n_rows > 1 and conc_rows and b.row in conc_rows:
                 score += 0.3
         else:

@@ -1,10 +1,11 @@
-"""Blocks into sets: a block split into pungs/chows/kongs at its widest inner gaps, and a
-claimed set (holding a sideways tile) cut off a block it lies too close to."""
+"""Blocks into sets: a block split into pungs/chows/kongs at its widest inner gaps, a
+claimed set (holding a sideways tile) cut off a block it lies too close to, and declared
+concealed kongs cut out of a block they touch."""
 
 from __future__ import annotations
 
 from .geometry import Block
-from .notation import set_type
+from .notation import BACK, set_type
 
 
 def cut_claimed_set(block: Block) -> list[Block]:
@@ -53,3 +54,40 @@ def partition_sets(block: Block) -> tuple[list[tuple[int, int]], float] | None:
     if n not in best:
         return None
     return best[n][1], best[n][0]
+
+
+def _declared_kong(tokens) -> bool:
+    """The two ways a declared concealed kong lies: outer two face down (``X a a X``) or the
+    middle two (``a X X a``), ``a`` one kind."""
+    a, b, c, d = tokens
+    return (a == d == BACK and b == c != BACK) or (b == c == BACK and a == d != BACK)
+
+
+def cut_concealed_kongs(block: Block) -> list[Block]:
+    """Declared concealed kongs laid touching other tiles leave no gap to split at, but a
+    face-down tile is never one of the concealed tiles: in a block with face-down tiles that
+    forms no sets as it is, every ``X a a X`` / ``a X X a`` run (from the reading start, not
+    overlapping) is cut out as a block of its own; what lies between stays as blocks. A
+    face-down tile left over (a kong with a back missed) stays where it was, for the role
+    search and the proposals (a kong read as three tiles gets its fourth proposed)."""
+    n = len(block.tiles)
+    if not block.has_back or n <= 4 or partition_sets(block) is not None:
+        return [block]
+    toks = block.tokens
+    cuts: list[int] = []
+    i = 0
+    while i + 4 <= n:
+        if _declared_kong(toks[i:i + 4]):
+            cuts += [i, i + 4]
+            i += 4
+        else:
+            i += 1
+    if not cuts:
+        return [block]
+    edges = sorted({0, n, *cuts})
+    pieces = []
+    for a, b in zip(edges, edges[1:]):
+        before = block.gap_before if a == 0 else block.inner[a - 1]
+        after = block.gap_after if b == n else block.inner[b - 1]
+        pieces.append(Block(block.tiles[a:b], block.row, before, after, block.inner[a:b - 1]))
+    return pieces
