@@ -20,7 +20,8 @@ How it works (all in the row frame, so any photo rotation works):
    angles; the reading sense (left -> right) follows the dominant face angle.
 2. Rows: gaps across the row direction larger than half a tile height.
 3. Blocks: gaps along a row larger than ``gap_ratio`` tile widths (a sideways tile is wider,
-   which the expected pitch accounts for).
+   which the expected pitch accounts for); a claimed set and declared concealed kongs
+   (``X a a X``, ``a X X a``) are cut out of a block they touch (``sets``).
 4. Roles: every assignment of blocks to "concealed" or "sets" is scored (concealed count is
    3n+2, sets blocks split into pungs/chows/kongs, sideways tiles mark exposed sets, the
    concealed part lies in one row, the concealed row is the one nearest the camera); the best
