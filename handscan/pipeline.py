@@ -24,6 +24,7 @@ from ..errors import FailedError, MjscoreError, UnavailableError
 from .alternatives import Alternative, find_alternatives
 from .context import ContextError, ScanContext, WinningTileNotInHand
 from .hand import LaidHand, hand_from_layout, hand_from_text, score
+from .stakes import score_stakes
 from ..scoring.model import Hand, HandScore
 from ..scoring.notation import NotationError, format_hand
 from ..vision.calibration import REVIEW_CONFIDENCE
@@ -252,6 +253,10 @@ def evaluate(photo: str, layout: Layout, ctx: ScanContext, *, read: PhotoRead | 
     if missing:
         return res
     res.score = score(laid.hand, ctx)
+    if res.score.valid and hand is None:
+        for stake in score_stakes(layout, ctx, res.score.final):
+            res.flags.append(f"score_depends_on:{stake.index + 1}")
+            res.warnings.append(stake.warning(res.score.final))
     if not res.score.valid:
         reason = res.score.reason or "invalid"
         res.flags.append(f"invalid_hand:{reason}")
