@@ -155,6 +155,8 @@ NL: dict[str, str] = {
     "a tile may be missing: <k> added (the only kind that completes the hand)":
         "misschien ontbreekt een steen: <k> toegevoegd (de enige soort die de hand compleet maakt)",
     "a valid reading is proposed: <h>": "voorgesteld, een geldige lezing: <h>",
+    "tile <i> (<k>, <c>) decides the score: final <f> as <r>, <g> as <o>; check it":
+        "steen <i> (<k>, <c>) bepaalt de score: eindscore <f> als <r>, <g> als <o>; controleer hem",
     # These two name command-line options, and so does their Dutch. They come before
     # the page's wording of the same messages further down (tap a set), so `translate` finds
     # these first (the page would word them in web/, its own catalogue).

@@ -3,6 +3,7 @@
 
 from mjscore.handscan.context import make_context
 from mjscore.handscan.pipeline import evaluate
+from mjscore.scoring.messages import say
 from mjscore.handscan.stakes import STAKES_CONFIDENCE, score_stakes
 from mjscore.vision.layout import group_tiles
 from mjscore.vision.types import TileRead
@@ -35,6 +36,9 @@ def test_an_unsure_flower_whose_runner_up_is_the_own_season_is_flagged_with_both
     assert any(f"tile {n} (f1, 0.80) decides the score: final {as_read} as f1, {as_season} as j2" in w
                for w in res.warnings)
     assert res.low_confidence == []                  # 0.80: the ordinary review would not ask
+    warning = next(w for w in res.warnings if "decides the score" in w)
+    assert say(warning, "nl") == (f"steen {n} (f1, 0.80) bepaalt de score: eindscore {as_read} als f1, "
+                                  f"{as_season} als j2; controleer hem")
 
 
 def test_a_surely_read_flower_is_not_questioned():
