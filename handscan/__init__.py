@@ -8,6 +8,7 @@ Modules, each with one job:
 - ``hand``          layout -> the engine's own ``Hand`` (no notation text), typed hands through
                     the engine's parser, the engine's ``HandScore``
 - ``alternatives``  the closest valid hands to an invalid reading
+- ``stakes``        unsure flowers/seasons whose other likely kind would change a valid score
 - ``context``       what the photo cannot show (seat, winds, winning tile, win type), validated
 - ``review``        review commands as pure functions (``apply_command(state, text)``)
 - ``render``        readable text; ``outputs``: annotated photo, YOLO labels, JSON files
