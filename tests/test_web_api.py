@@ -449,3 +449,26 @@ def test_serve_command_serves_the_page_and_the_api(tmp_path):
         out, _ = proc.communicate(timeout=10)
     assert f"http://127.0.0.1:{port}/" in out and "--host 0.0.0.0" in out
 
+
+
+def test_an_unsure_flower_that_decides_the_score_is_named_on_the_page(client):
+    """handscan.stakes through /api/score: the page sends each tile's confidence and runner-ups;
+    a flower read at 0.8 whose runner-up would score otherwise comes back flagged, both finals named."""
+    scan = upload(client).json()
+    tiles = scan["tiles"]
+    n = scan["low_confidence_tiles"][0]
+    tiles[n - 1] = dict(tiles[n - 1], kind=tiles[n - 1]["alternatives"][0][0], confidence=1.0, alternatives=[])
+    context = dict(HAND_CONTEXT, winning_tile="6s")
+    read_final = typed_score()["final"]
+    rival = next(k for k in ("f3", "f4", "j3")
+                 if typed_score(HAND_TYPED.replace("f2", k))["final"] != read_final)
+    rival_final = typed_score(HAND_TYPED.replace("f2", rival))["final"]
+    i = next(i for i, t in enumerate(tiles) if t["kind"] == "f2")
+    tiles[i] = dict(tiles[i], confidence=0.8, alternatives=[[rival, 0.15]])
+    res = client.post("/api/score", json={"tiles": tiles, "context": context}).json()
+    assert res["valid"] and res["final"] == read_final
+    assert f"score_depends_on:{i + 1}" in res["flags"]
+    assert any(f"final {read_final} as f2, {rival_final} as {rival}" in w for w in res["warnings"])
+    tiles[i] = dict(tiles[i], confidence=1.0, alternatives=[])          # the player confirmed it
+    res = client.post("/api/score", json={"tiles": tiles, "context": context}).json()
+    assert not any(f.startswith("score_depends_on") for f in res["flags"])
