@@ -142,3 +142,41 @@ def test_the_pieces_of_a_pair_come_back_as_two_tiles(monkeypatch):
     assert detector._pieces_joined(rgb, view, likeness(0.98, halves_sure)) is view
     monkeypatch.setattr(detector.models, "settings", lambda: {"closeup_join_gap": 2.0})
     assert detector._pieces_joined(rgb, view, likeness(0.6, halves_sure)) is view    # off unless asked
+
+
+def test_boxes_at_the_frame_edge_are_told_apart():
+    from mjscore.vision.closeup import off_edge
+
+    boxes = [(0, 10, 50, 60), (100, 100, 190, 220), (550, 100, 600, 220), (300, 395, 350, 400)]
+    assert off_edge(boxes, (600, 400), 0.01) == [1]              # 6 px from every edge
+    assert off_edge(boxes, (600, 400), 0.0) == [1]               # touching the edge is at it
+
+
+def test_a_tile_and_the_neighbours_the_frame_cuts_are_not_joined(monkeypatch):
+    """A crop around one tile (issue 17's close-ups): the tile, whole in the middle, and the
+    neighbours the frame cuts through cluster into one frame-sized, tile-shaped union that reads
+    as surely as the tile itself. With ``closeup_join_edge`` that cluster is left alone; a lone
+    tile's strips away from the edge are still joined."""
+    tile = (200, 100, 380, 330)
+    cut = [(0, 110, 190, 320), (390, 105, 600, 325), (205, 0, 375, 90), (200, 340, 380, 400)]
+    rgb, view = view_of([tile] + cut)
+    tile_like = likeness(0.9, lambda b: 0.95)
+    monkeypatch.setattr(detector.models, "settings", lambda: {})
+    joined = detector._pieces_joined(rgb, view, tile_like)
+    monkeypatch.setattr(detector.models, "settings", lambda: {"closeup_join_edge": 0.01})
+    assert len(joined.detections) == 1                    # without the setting: one frame-sized box
+    assert detector._pieces_joined(rgb, view, tile_like) is view
+    rgb, strips = view_of(STRIPS)
+    assert [d.box for d in detector._pieces_joined(rgb, strips, likeness(0.5, lambda b: 0.9)).detections] == [union_box(STRIPS)]
+
+
+def test_two_sure_slanted_tiles_are_tiles_when_asked():
+    """Two sure boxes of a tile seen at a slant (short / long side 0.62, outside ``WHOLE_SHAPE``
+    but inside ``TILE_SHAPE``) side by side: joined by the old rule, two tiles with
+    ``closeup_join_tiles`` (``join_choice(..., whole_shape=TILE_SHAPE)``)."""
+    from mjscore.vision.closeup import TILE_SHAPE
+
+    pair = [(100, 100, 162, 200), (164, 100, 226, 200)]
+    assert join_choice(pair, [0.95, 0.96], [0.98]) == 0
+    assert join_choice(pair, [0.95, 0.96], [0.98], whole_shape=TILE_SHAPE) is None
+    assert join_choice(STRIPS, [0.5, 0.6, 0.4], [0.85, 0.9], whole_shape=TILE_SHAPE) == 1     # strips still join

@@ -182,21 +182,37 @@ def grown(box, factor: float, limit: tuple[int, int]) -> tuple[float, float, flo
     return (max(0.0, cx - hw), max(0.0, cy - hh), min(float(limit[0]), cx + hw), min(float(limit[1]), cy + hh))
 
 
-def two_whole(boxes, group, group_sure) -> bool:
+def two_whole(boxes, group, group_sure, shape: tuple[float, float] = WHOLE_SHAPE) -> bool:
     """Whether at least two boxes of ``group`` (indices into ``boxes``; ``group_sure`` their
-    reads, in group order) are sure (>= 0.9) whole-tile-shaped boxes: tiles found whole, which
-    neither a join nor a split may replace."""
-    return sum(1 for i, p in zip(group, group_sure) if p >= 0.9 and tile_shaped(boxes[i], WHOLE_SHAPE)) >= 2
+    reads, in group order) are sure (>= 0.9) boxes of a whole tile's ``shape``: tiles found
+    whole, which neither a join nor a split may replace."""
+    return sum(1 for i, p in zip(group, group_sure) if p >= 0.9 and tile_shaped(boxes[i], shape)) >= 2
+
+
+def off_edge(boxes, limit: tuple[int, int], margin: float) -> list[int]:
+    """Indices of the boxes that keep at least ``margin`` (a share of the photo's long side)
+    from every edge of a ``limit`` = (width, height) photo. Why (DECISION, session 23): a box
+    at the frame's edge is a tile the frame cuts, a neighbour of the close-up's tiles, never a
+    piece of a lone tile; in crops around one tile, the tile and its cut neighbours clustered
+    into one frame-sized union that read as surely as the tile. A cluster holding such a box is
+    not joined at all (dropping the box and clustering the rest made stripes of a stretched
+    photo one tile; models/README.md session 23)."""
+    m = margin * max(limit)
+    w, h = limit
+    return [i for i, b in enumerate(boxes) if b[0] > m and b[1] > m and b[2] < w - m and b[3] < h - m]
 
 
 def join_choice(pieces: list, pieces_sure: list[float], union_reads: list[float],
-                sureness: float = SURENESS, min_read: float = JOIN_MIN_READ) -> int | None:
+                sureness: float = SURENESS, min_read: float = JOIN_MIN_READ,
+                whole_shape: tuple[float, float] = WHOLE_SHAPE) -> int | None:
     """Which union candidate (index into ``union_reads``) replaces a cluster's ``pieces``, or
     None. The surest candidate wins if it reads at least ``sureness`` as surely as the surest
-    piece and at least ``min_read``; never when two pieces are themselves sure (>= 0.9)
-    whole-tile-shaped boxes: those are two tiles side by side (a pair, two stacked backs),
-    whose union a classifier may still read surely."""
-    if two_whole(pieces, range(len(pieces)), pieces_sure) or not union_reads:
+    piece and at least ``min_read``; never when two pieces are themselves sure (>= 0.9) boxes
+    of a whole tile's shape (``whole_shape``): those are two tiles side by side (a pair, two
+    stacked backs), whose union a classifier may still read surely. The recognizer passes
+    ``TILE_SHAPE`` with ``closeup_join_tiles`` (session 23): a tile seen a little from above
+    or at a slant has a box outside ``WHOLE_SHAPE`` and is still a tile, not a piece."""
+    if two_whole(pieces, range(len(pieces)), pieces_sure, whole_shape) or not union_reads:
         return None
     best = int(np.argmax(union_reads))
     ok = union_reads[best] >= max(sureness * max(pieces_sure), min_read)

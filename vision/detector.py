@@ -338,17 +338,27 @@ def _pieces_joined(rgb: np.ndarray, view: AspectView, tile_likeness) -> AspectVi
     of tiles whose pieces cluster together: its two halves replace the pieces when both read
     surely and at least as surely as the pieces and the union (:func:`vision.closeup.split_wins`).
     Measured worse and left out (session 16): widening a lone narrow box, and splitting a lone
-    tile-shaped box in two (chinese-v4 crops lost what the pasted pairs gained)."""
-    from .closeup import (JOIN_GAP, JOIN_GROW, JOIN_MIN_READ, SURENESS, completed, grown, halves, join_choice,
-                          piece_clusters, split_wins, two_whole, union_box)
+    tile-shaped box in two (chinese-v4 crops lost what the pasted pairs gained).
+
+    Session 23: with ``closeup_join_edge`` (a share of the long side) boxes at the frame's edge
+    are no pieces (:func:`vision.closeup.off_edge`), and with ``closeup_join_tiles`` two sure
+    tile-shaped boxes end a join (:func:`vision.closeup.join_choice`): in crops around one tile
+    the tile and its neighbours had been joined into one frame-sized box."""
+    from .closeup import (JOIN_GAP, JOIN_GROW, JOIN_MIN_READ, SURENESS, TILE_SHAPE, WHOLE_SHAPE, completed, grown,
+                          halves, join_choice, off_edge, piece_clusters, split_wins, two_whole, union_box)
 
     cfg = models.settings()
+    h, w = rgb.shape[:2]
     boxes = [unscale(d.box, view.fx, view.fy) for d in view.detections]
     narrow, split = bool(cfg.get("closeup_join_narrow")), bool(cfg.get("closeup_split"))
     clusters = piece_clusters(boxes, cfg.get("closeup_join_gap", JOIN_GAP), narrow)
+    edge = cfg.get("closeup_join_edge")
+    if edge is not None:            # a cluster holding a tile the frame cuts is tiles, not one tile's pieces
+        inner = set(off_edge(boxes, (w, h), edge))
+        clusters = [g for g in clusters if inner.issuperset(g)]
     if not clusters:
         return view
-    h, w = rgb.shape[:2]
+    whole_shape = TILE_SHAPE if cfg.get("closeup_join_tiles") else WHOLE_SHAPE
     whole = [completed(union_box([boxes[i] for i in g]), (w, h)) for g in clusters]
     unions = [[grown(u, f, (w, h)) for f in JOIN_GROW] for u in whole]
     pairs = [halves(u) for u in whole] if split else []
@@ -365,7 +375,7 @@ def _pieces_joined(rgb: np.ndarray, view: AspectView, tile_likeness) -> AspectVi
         if split and not two_whole(boxes, g, pieces_read) and split_wins(got_halves[2 * n:2 * n + 2], max(list(pieces_read) + list(union_read)), min_read):
             joins.append((g, [Detection(b, score) for b in pairs[n]]))
             continue
-        best = join_choice([boxes[i] for i in g], pieces_read, union_read, sureness, min_read)
+        best = join_choice([boxes[i] for i in g], pieces_read, union_read, sureness, min_read, whole_shape)
         if best is not None:
             joins.append((g, [Detection(us[best], score)]))
     if not joins:
