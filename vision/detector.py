@@ -165,7 +165,11 @@ def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None, model:
     squeezed views with at least ``view_gate`` (0.7) of the plain view's detection evidence
     are weighed, and a squeezed view must beat the plain one by ``view_margin`` (1.1x): an
     unstretched photo keeps its own view unless a squeeze clearly reads better. The squeezed
-    copies are small, so the extra passes cost little."""
+    copies are small, so the extra passes cost little.
+
+    After the view is chosen: the finer pass for small tiles (:func:`with_small_tiles`), the
+    zoomed look at a few small tiles (:func:`with_zoom`), then the close-up detector
+    (:func:`with_closeup`)."""
     import cv2
 
     cfg = models.settings()
@@ -211,6 +215,7 @@ def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None, model:
         best = AspectView(best.rgb, best.fx, best.fy, _decode(chosen, best.rgb.shape, threshold))
     fine, weak = with_small_tiles(best.rgb, best.detections, _weak(chosen, best.rgb.shape, threshold), model,
                                   det_size)
+    fine, weak = with_zoom(best.rgb, fine, weak, model, det_size)
     view = AspectView(best.rgb, best.fx, best.fy, fine, tuple(weak))
     if tile_likeness is not None and closeup:
         coarse = cfg.get("closeup_det_size")
@@ -414,3 +419,32 @@ def with_small_tiles(rgb: np.ndarray, dets: list[Detection], weak: list[Detectio
     boxes = np.array([d.box for d in merged]); scores = np.array([d.score for d in merged])
     keep = _suppress(boxes, scores)
     return [merged[i] for i in keep], fine_weak
+
+
+def with_zoom(rgb: np.ndarray, dets: list[Detection], weak: list[Detection], model: str = models.DETECTOR,
+              det_size: int | None = None) -> tuple[list, list]:
+    """A few small tiles looked at again up close (:mod:`vision.zoom`): when fewer than
+    ``zoom_max_tiles`` were found and their median long side at the detector's input is under
+    ``zoom_tile_px``, the window of ``zoom_span`` tile sides around them is detected again at
+    ``det_size``, and its boxes replace the first ones inside it. Off unless ``zoom_span`` is set."""
+    from .zoom import joined, shifted, zoom_window, inside
+
+    cfg = models.settings()
+    span = cfg.get("zoom_span")
+    if not span or not dets or len(dets) >= cfg.get("zoom_max_tiles", 10):
+        return dets, weak
+    h, w = rgb.shape[:2]
+    det_size = det_size or cfg.get("det_size", DET_SIZE)
+    k = det_size / max(h, w)
+    sides = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) * k for d in dets]
+    if float(np.median(sides)) >= cfg.get("zoom_tile_px", 20):
+        return dets, weak
+    window = zoom_window([d.box for d in dets], rgb.shape, span, cfg.get("zoom_max_share", 0.5))
+    if window is None:
+        return dets, weak
+    x0, y0, x1, y1 = window
+    near, near_weak = detect_with_weak(np.ascontiguousarray(rgb[y0:y1, x0:x1]), det_size=det_size, model=model)
+    near = [Detection(shifted(d.box, x0, y0), d.score) for d in near]
+    near_weak = [Detection(shifted(d.box, x0, y0), d.score) for d in near_weak]
+    kept_weak = near_weak + [d for d in weak if not inside(d.box, window)] if near else weak
+    return joined(dets, near, window), kept_weak
