@@ -392,6 +392,11 @@ def _pieces_joined(rgb: np.ndarray, view: AspectView, tile_likeness) -> AspectVi
     return AspectView(rgb, 1.0, 1.0, sorted(dets, key=lambda d: -d.score), weak)
 
 
+def _long_side(d: Detection) -> float:
+    """A detection's long side in its image's pixels."""
+    return max(d.box[2] - d.box[0], d.box[3] - d.box[1])
+
+
 def with_small_tiles(rgb: np.ndarray, dets: list[Detection], weak: list[Detection] = (),
                      model: str = models.DETECTOR, det_size: int | None = None) -> tuple[list, list]:
     """Second, finer pass for photos of small tiles. At ``det_size`` a tile under
@@ -408,7 +413,7 @@ def with_small_tiles(rgb: np.ndarray, dets: list[Detection], weak: list[Detectio
     if not fine_size or max(h, w) <= det_size:
         return dets, list(weak)
     k = det_size / max(h, w)
-    long_side = lambda d: max(d.box[2] - d.box[0], d.box[3] - d.box[1]) * k   # noqa: E731
+    long_side = lambda d: _long_side(d) * k   # noqa: E731
     if len(dets) >= 3 and float(np.median([long_side(d) for d in dets])) >= 1.1 * small:
         return dets, list(weak)
     fine, fine_weak = detect_with_weak(rgb, det_size=fine_size, model=model)
@@ -435,9 +440,7 @@ def with_zoom(rgb: np.ndarray, dets: list[Detection], weak: list[Detection], mod
         return dets, weak
     h, w = rgb.shape[:2]
     det_size = det_size or cfg.get("det_size", DET_SIZE)
-    k = det_size / max(h, w)
-    sides = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) * k for d in dets]
-    if float(np.median(sides)) >= cfg.get("zoom_tile_px", 20):
+    if float(np.median([_long_side(d) for d in dets])) * det_size / max(h, w) >= cfg.get("zoom_tile_px", 20):
         return dets, weak
     window = zoom_window([d.box for d in dets], rgb.shape, span, cfg.get("zoom_max_share", 0.5))
     if window is None:
@@ -446,5 +449,5 @@ def with_zoom(rgb: np.ndarray, dets: list[Detection], weak: list[Detection], mod
     near, near_weak = detect_with_weak(np.ascontiguousarray(rgb[y0:y1, x0:x1]), det_size=det_size, model=model)
     near = [Detection(shifted(d.box, x0, y0), d.score) for d in near]
     near_weak = [Detection(shifted(d.box, x0, y0), d.score) for d in near_weak]
-    kept_weak = near_weak + [d for d in weak if not inside(d.box, window)] if near else weak
+    kept_weak = (near_weak + [d for d in weak if not inside(d.box, window)]) if near else weak
     return joined(dets, near, window), kept_weak
