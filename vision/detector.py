@@ -294,7 +294,93 @@ def with_closeup(rgb: np.ndarray, view: AspectView, det_size: int, tile_likeness
             chosen = other
         elif cfg.get("closeup_merge"):
             chosen = _pieces_made_whole(view, other, tile_likeness)
-    return _pieces_joined(rgb, chosen, tile_likeness) if cfg.get("closeup_join") else chosen
+    chosen = _pieces_joined(rgb, chosen, tile_likeness) if cfg.get("closeup_join") else chosen
+    return _outlines_made_whole(rgb, chosen, tile_likeness) if cfg.get("closeup_outlines") else chosen
+
+
+def _outlines_made_whole(rgb: np.ndarray, view: AspectView, tile_likeness) -> AspectView:
+    """``view`` with the pieces of a tile whose outline the photo shows replaced by that outline
+    (:func:`vision.blobs.tile_outlines`). An outline clear of the frame's edge (``closeup_join
+    _edge``: at the edge it is tiles the frame cuts) that holds pieces (:func:`vision.closeup
+    .piece_candidates`) is first tried as a pair: when its two halves both read surely
+    (:func:`vision.closeup.split_wins` against the outline and its pieces, less a piece that is
+    a whole tile of the pair, :func:`_half_tile`, which reads surely too) they replace the
+    pieces, two tiles side by side having a tile-shaped outline too. Else the outline replaces them by the rule of
+    :func:`vision.closeup.whole_tiles` when it also reads at least ``closeup_join_min_read``,
+    unless two of its pieces are sure whole tiles or one is a sure tile filling one half of it
+    (:func:`_half_tile`). An outline over no found tile is left alone: such outlines added false
+    tiles (cards, patterned cloth) for little gain (models/README.md, session 25). Returned in
+    photo pixels when anything changed."""
+    from .blobs import tile_outlines
+    from .closeup import (JOIN_MIN_READ, PIECE_AREA, SURENESS, TILE_SHAPE, halves, off_edge, piece_candidates,
+                          split_wins, two_whole, whole_tiles)
+
+    cfg = models.settings()
+    h, w = rgb.shape[:2]
+    outlines = tile_outlines(rgb)
+    edge = cfg.get("closeup_join_edge")
+    if edge is not None:
+        outlines = [outlines[j] for j in off_edge(outlines, (w, h), edge)]
+    if not outlines:
+        return view
+    boxes = [unscale(d.box, view.fx, view.fy) for d in view.detections]
+    candidates = piece_candidates(boxes, outlines, cfg.get("closeup_piece_area", PIECE_AREA))
+    need_mine = sorted({i for group in candidates.values() for i in group})
+    need_whole = sorted(candidates)
+    if not need_whole:
+        return view
+    pairs = {j: halves(outlines[j]) for j in need_whole}
+    got_mine, got_whole, got_halves = tile_likeness([
+        (view.rgb, [view.detections[i] for i in need_mine]),
+        (rgb, [Detection(outlines[j], 0.0) for j in need_whole]),
+        (rgb, [Detection(b, 0.0) for j in need_whole for b in pairs[j]])])
+    mine_sure, whole_sure = dict(zip(need_mine, got_mine)), dict(zip(need_whole, got_whole))
+    halves_sure = {j: got_halves[2 * n:2 * n + 2] for n, j in enumerate(need_whole)}
+    min_read = cfg.get("closeup_join_min_read", JOIN_MIN_READ)
+
+    def rival(j) -> float:          # what a pair's halves must beat: the outline, its pieces less a pair's tile
+        return max([whole_sure[j]] + [mine_sure[i] for i in candidates[j]
+                                      if not _half_tile(boxes[i], outlines[j], mine_sure[i], min_read)])
+
+    def sure_tiles(j) -> bool:      # two of the outline's pieces are sure whole tiles: nothing to make whole
+        return two_whole(boxes, candidates[j], [mine_sure[i] for i in candidates[j]], TILE_SHAPE)
+
+    split = {j for j in need_whole if split_wins(halves_sure[j], rival(j), min_read) and not sure_tiles(j)}
+
+    def score(pieces) -> float:             # a new box carries its pieces' best detection score
+        return max(view.detections[i].score for i in pieces)
+
+    taken, added = set(), []
+    for j in sorted(split, key=lambda j: -min(halves_sure[j])):
+        if taken.isdisjoint(candidates[j]):
+            taken.update(candidates[j])
+            added += [Detection(b, score(candidates[j])) for b in pairs[j]]
+    whole = {j: g for j, g in candidates.items()
+             if j not in split and whole_sure[j] >= min_read and taken.isdisjoint(g) and not sure_tiles(j)
+             and not any(_half_tile(boxes[i], outlines[j], mine_sure[i], min_read) for i in g)}
+    merges = whole_tiles(whole, mine_sure, whole_sure, cfg.get("closeup_sureness", SURENESS))
+    taken.update(i for _, pieces in merges for i in pieces)
+    added += [Detection(outlines[j], score(pieces)) for j, pieces in merges]
+    if not added:
+        return view
+    dets = [Detection(boxes[i], d.score) for i, d in enumerate(view.detections) if i not in taken] + added
+    weak = tuple(Detection(unscale(d.box, view.fx, view.fy), d.score) for d in view.weak)
+    return AspectView(rgb, 1.0, 1.0, sorted(dets, key=lambda d: -d.score), weak)
+
+
+def _half_tile(box, outline, sure: float, min_read: float) -> bool:
+    """Whether ``box`` is a whole tile filling one half of ``outline``: tile-shaped, read at
+    least ``min_read``, at least 80 % inside one half and covering at least half of it. Then
+    the outline is a pair, two tiles side by side, not one tile (whose found face spans both
+    halves)."""
+    from .boxes import areas, intersections
+    from .closeup import TILE_SHAPE, halves, tile_shaped
+
+    if sure < min_read or not tile_shaped(box, TILE_SHAPE):
+        return False
+    b, hs = np.asarray([box], float), np.asarray(halves(outline), float)
+    inter = intersections(b, hs)[0]
+    return bool(((inter >= 0.8 * areas(b)[0]) & (inter >= 0.5 * areas(hs))).any())
 
 
 def _pieces_made_whole(view: AspectView, other: AspectView, tile_likeness) -> AspectView:
