@@ -295,7 +295,8 @@ def with_closeup(rgb: np.ndarray, view: AspectView, det_size: int, tile_likeness
         elif cfg.get("closeup_merge"):
             chosen = _pieces_made_whole(view, other, tile_likeness)
     chosen = _pieces_joined(rgb, chosen, tile_likeness) if cfg.get("closeup_join") else chosen
-    return _outlines_made_whole(rgb, chosen, tile_likeness) if cfg.get("closeup_outlines") else chosen
+    few = len(chosen.detections) < cfg.get("closeup_min_tiles", 10)     # not a hand photo with big tiles
+    return _outlines_made_whole(rgb, chosen, tile_likeness) if cfg.get("closeup_outlines") and few else chosen
 
 
 def _outlines_made_whole(rgb: np.ndarray, view: AspectView, tile_likeness) -> AspectView:
@@ -310,7 +311,9 @@ def _outlines_made_whole(rgb: np.ndarray, view: AspectView, tile_likeness) -> As
     unless two of its pieces are sure whole tiles or one is a sure tile filling one half of it
     (:func:`_half_tile`). An outline over no found tile is left alone: such outlines added false
     tiles (cards, patterned cloth) for little gain (models/README.md, session 25). Returned in
-    photo pixels when anything changed."""
+    photo pixels when anything changed. The recognizer asks only where fewer than
+    ``closeup_min_tiles`` were found: on hand photos with big tiles, outlines of tiles side by
+    side cost right tiles (chinese-v4 valid, session 25)."""
     from .blobs import tile_outlines
     from .closeup import (JOIN_MIN_READ, PIECE_AREA, SURENESS, TILE_SHAPE, halves, off_edge, piece_candidates,
                           split_wins, two_whole, whole_tiles)
