@@ -66,7 +66,36 @@ def with_row_supported(view, reads: list, embed: bool = False):
 
 
 def _read_tiles(rgb: np.ndarray, timing: dict, tile_set=None) -> list[TileRead]:
-    return with_turned(rgb, _read_view(rgb, timing, tile_set), timing, tile_set)
+    tiles = with_turned(rgb, _read_view(rgb, timing, tile_set), timing, tile_set)
+    return with_framed(rgb, tiles, timing, tile_set)
+
+
+def with_framed(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=None) -> list[TileRead]:
+    """``tiles``, or the read of the photo framed by a border of its own colour
+    (:mod:`vision.framed`) where fewer than ``pad_max_tiles`` (10) tiles were found and that
+    read's summed confidence is higher. DECISION (session 25): the whole read with the higher
+    summed confidence stands, not a merge of the two: the framed read finds a tile that fills
+    the frame whole where the first read had its pieces or a neighbour, and the two reads' boxes
+    for one tile differ too much to pair safely. Summed, not mean: a read that finds the tile as
+    well as the first one's tiles should win. Off where recognizer.json has no ``pad_share``;
+    hand photos (10 tiles or more) never pay for it. ``pad_max_px`` bounds the framed image's
+    long side (the second look's cost)."""
+    from .framed import back_in_photo, framed
+
+    cfg = models.settings()
+    share = cfg.get("pad_share")
+    if not share or len(tiles) >= cfg.get("pad_max_tiles", 10):
+        return tiles
+    t0 = time.perf_counter()
+    h, w = rgb.shape[:2]
+    image, pad, scale = framed(rgb, share, cfg.get("pad_max_px"))
+    other = []
+    for t in _read_view(image, {}, tile_set):
+        box = back_in_photo(t.box, pad, (w, h), scale)
+        if box is not None:
+            other.append(TileRead(t.kind, box, t.confidence, t.alternatives, t.angle))
+    timing["framed"] = (time.perf_counter() - t0) * 1000
+    return other if sum(t.confidence for t in other) > sum(t.confidence for t in tiles) else tiles
 
 
 def _read_view(rgb: np.ndarray, timing: dict, tile_set=None) -> list[TileRead]:
