@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .boxes import iou
+
 WORK_PX = 640               # long side of the copy the edges are found in
 EDGE_STRENGTHS = ((30, 90), (60, 160))   # Canny (low, high): soft and hard edges
 TILE_SHAPE = (0.5, 0.95)    # short / long side of a tile face's box, upright or sideways
@@ -25,14 +27,6 @@ FILL = 0.85                 # convex hull area / bounding box area: a rectangle,
 MIN_PX = 8                  # smallest side, at WORK_PX, of an outline worth reading
 MAX_SHARE = 0.6             # an outline over this share of the photo is the table or the frame
 SAME = 0.8                  # IoU at which two outlines are one
-
-
-def _iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def tile_outlines(rgb: np.ndarray, work_px: int = WORK_PX) -> list[tuple[float, float, float, float]]:
@@ -59,6 +53,6 @@ def tile_outlines(rgb: np.ndarray, work_px: int = WORK_PX) -> list[tuple[float, 
             found.append((x / k, y / k, (x + bw) / k, (y + bh) / k))
     kept: list[tuple[float, float, float, float]] = []
     for box in sorted(found, key=lambda b: -(b[2] - b[0]) * (b[3] - b[1])):
-        if all(_iou(box, other) < SAME for other in kept):
+        if all(iou(box, other) < SAME for other in kept):
             kept.append(box)
     return kept
