@@ -76,3 +76,10 @@ def test_a_big_photo_is_shrunk_first_and_its_boxes_come_back_at_full_size():
     assert max(image.shape[:2]) == 1200 and scale == 0.2 and pad == 200
     # a tile at (1000, 500)-(1500, 1200) of the photo is at (400, 300)-(500, 440) in the framed image
     assert back_in_photo((400, 300, 500, 440), pad, (4000, 3000), scale) == (1000.0, 500.0, 1500.0, 1200.0)
+
+
+def test_unsure_junk_in_the_framed_photo_does_not_beat_an_empty_read(monkeypatch):
+    _settings(monkeypatch, pad_share=0.25)
+    junk = [TileRead("5s", (95 + 20 * i, 175, 110 + 20 * i, 195), 0.3) for i in range(5)]
+    monkeypatch.setattr(recognizer, "_read_view", _reads_in_frame(junk, []))
+    assert recognizer.with_framed(_photo(), [], {}) == []

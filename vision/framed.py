@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 MIN_INSIDE = 0.6        # a box found mostly on the border is the border's, not a tile of the photo
+MIN_READ = 0.5          # the framed read wins only with a tile at least this sure (else junk beats nothing)
 
 
 def framed(rgb: np.ndarray, share: float, max_px: int | None = None) -> tuple[np.ndarray, int, float]:

@@ -77,10 +77,11 @@ def with_framed(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     summed confidence stands, not a merge of the two: the framed read finds a tile that fills
     the frame whole where the first read had its pieces or a neighbour, and the two reads' boxes
     for one tile differ too much to pair safely. Summed, not mean: a read that finds the tile as
-    well as the first one's tiles should win. Off where recognizer.json has no ``pad_share``;
+    well as the first one's tiles should win; but only with a tile read at least ``MIN_READ``
+    surely (a photo of nothing, or a thin strip of noise, stays without tiles). Off where recognizer.json has no ``pad_share``;
     hand photos (10 tiles or more) never pay for it. ``pad_max_px`` bounds the framed image's
     long side (the second look's cost)."""
-    from .framed import back_in_photo, framed
+    from .framed import MIN_READ, back_in_photo, framed
 
     cfg = models.settings()
     share = cfg.get("pad_share")
@@ -95,7 +96,8 @@ def with_framed(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
         if box is not None:
             other.append(TileRead(t.kind, box, t.confidence, t.alternatives, t.angle))
     timing["framed"] = (time.perf_counter() - t0) * 1000
-    return other if sum(t.confidence for t in other) > sum(t.confidence for t in tiles) else tiles
+    surer = sum(t.confidence for t in other) > sum(t.confidence for t in tiles)
+    return other if surer and max(t.confidence for t in other) >= MIN_READ else tiles
 
 
 def _read_view(rgb: np.ndarray, timing: dict, tile_set=None) -> list[TileRead]:
