@@ -78,9 +78,9 @@ def with_framed(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     the frame whole where the first read had its pieces or a neighbour, and the two reads' boxes
     for one tile differ too much to pair safely. Summed, not mean: a read that finds the tile as
     well as the first one's tiles should win; but only with a tile read at least ``MIN_READ``
-    surely (a photo of nothing, or a thin strip of noise, stays without tiles). Off where recognizer.json has no ``pad_share``;
-    hand photos (10 tiles or more) never pay for it. ``pad_max_px`` bounds the framed image's
-    long side (the second look's cost)."""
+    surely (a photo of nothing, or a thin strip of noise, stays without tiles). Off where
+    recognizer.json has no ``pad_share``; hand photos (10 tiles or more) never pay for it.
+    ``pad_max_px`` bounds the framed image's long side (the second look's cost)."""
     from .framed import MIN_READ, back_in_photo, framed
 
     cfg = models.settings()
