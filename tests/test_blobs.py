@@ -3,7 +3,9 @@
 import cv2
 import numpy as np
 
+from mjscore.vision import detector
 from mjscore.vision.blobs import tile_outlines
+from mjscore.vision.detector import AspectView, Detection
 
 
 def _iou(a, b):
@@ -55,9 +57,6 @@ def test_outlines_come_in_photo_pixels_whatever_the_working_size():
 
 
 # --- the outline in the recognizer (vision.detector._outlines_made_whole) -----------------------
-
-from mjscore.vision import detector  # noqa: E402
-from mjscore.vision.detector import AspectView, Detection  # noqa: E402
 
 OUTLINE = (700, 500, 860, 720)          # the tile _tile draws in the photo below
 STRIPS = [(740, 537, 820, 565), (740, 610, 820, 638), (740, 683, 820, 711)]   # its rows of symbols

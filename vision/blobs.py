@@ -6,23 +6,23 @@ its head and feet) or not at all, and the strips' union is not the whole tile, s
 (vision.closeup) cannot help. Yet the tile's own outline is plain to see: a face of tile shape
 set off from the table by its edge. What a tile looks like from outside (a rounded rectangle
 of 3:4, a border) is the same for every set, so the outline is a proposal that does not depend
-on the set's art; the classifier then decides (vision.detector.with_blobs).
+on the set's art; the classifier then decides (vision.detector._outlines_made_whole).
 
 How: edges (Canny, two strengths) on a copy of the photo ``WORK_PX`` long, closed a little;
-each closed outline whose bounding box is tile-shaped (short / long side in ``TILE_SHAPE``) and
+each closed outline whose bounding box is tile-shaped (short / long side in vision.closeup's ``TILE_SHAPE``) and
 nearly filled by its convex hull (>= ``FILL``) is a proposal, in photo pixels. Boxes nearly the
-same (IoU >= 0.8) are one. Pure and cheap (a few ms): it runs only on photos that the main
-detector's tiles call a close-up."""
+same (IoU >= 0.8) are one. Pure and cheap (a few ms): it runs only on close-ups with fewer than
+``closeup_min_tiles`` tiles found."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from .boxes import iou
+from .closeup import tile_shaped
 
 WORK_PX = 640               # long side of the copy the edges are found in
 EDGE_STRENGTHS = ((30, 90), (60, 160))   # Canny (low, high): soft and hard edges
-TILE_SHAPE = (0.5, 0.95)    # short / long side of a tile face's box, upright or sideways
 FILL = 0.85                 # convex hull area / bounding box area: a rectangle, not a ragged shape
 MIN_PX = 8                  # smallest side, at WORK_PX, of an outline worth reading
 MAX_SHARE = 0.6             # an outline over this share of the photo is the table or the frame
@@ -46,7 +46,7 @@ def tile_outlines(rgb: np.ndarray, work_px: int = WORK_PX) -> list[tuple[float, 
             x, y, bw, bh = cv2.boundingRect(c)
             if min(bw, bh) < MIN_PX or bw * bh > limit:
                 continue
-            if not TILE_SHAPE[0] <= min(bw, bh) / max(bw, bh) <= TILE_SHAPE[1]:
+            if not tile_shaped((x, y, x + bw, y + bh)):
                 continue
             if cv2.contourArea(cv2.convexHull(c)) < FILL * bw * bh:
                 continue

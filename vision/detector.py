@@ -306,8 +306,9 @@ def _outlines_made_whole(rgb: np.ndarray, view: AspectView, tile_likeness) -> As
     .piece_candidates`) is first tried as a pair: when its two halves both read surely
     (:func:`vision.closeup.split_wins` against the outline and its pieces, less a piece that is
     a whole tile of the pair, :func:`_half_tile`, which reads surely too) they replace the
-    pieces, two tiles side by side having a tile-shaped outline too. Else the outline replaces them by the rule of
-    :func:`vision.closeup.whole_tiles` when it also reads at least ``closeup_join_min_read``,
+    pieces, two tiles side by side having a tile-shaped outline too. Else the outline replaces
+    them by the rule of :func:`vision.closeup.whole_tiles` when it also reads at least
+    ``closeup_join_min_read``,
     unless two of its pieces are sure whole tiles or one is a sure tile filling one half of it
     (:func:`_half_tile`). An outline over no found tile is left alone: such outlines added false
     tiles (cards, patterned cloth) for little gain (models/README.md, session 25). Returned in
@@ -340,10 +341,12 @@ def _outlines_made_whole(rgb: np.ndarray, view: AspectView, tile_likeness) -> As
     mine_sure, whole_sure = dict(zip(need_mine, got_mine)), dict(zip(need_whole, got_whole))
     halves_sure = {j: got_halves[2 * n:2 * n + 2] for n, j in enumerate(need_whole)}
     min_read = cfg.get("closeup_join_min_read", JOIN_MIN_READ)
+    # the outline's pieces that are a pair's whole tile, filling one half of it
+    pair_tiles = {j: {i for i in g if _half_tile(boxes[i], outlines[j], mine_sure[i], min_read)}
+                  for j, g in candidates.items()}
 
     def rival(j) -> float:          # what a pair's halves must beat: the outline, its pieces less a pair's tile
-        return max([whole_sure[j]] + [mine_sure[i] for i in candidates[j]
-                                      if not _half_tile(boxes[i], outlines[j], mine_sure[i], min_read)])
+        return max([whole_sure[j]] + [mine_sure[i] for i in candidates[j] if i not in pair_tiles[j]])
 
     def sure_tiles(j) -> bool:      # two of the outline's pieces are sure whole tiles: nothing to make whole
         return two_whole(boxes, candidates[j], [mine_sure[i] for i in candidates[j]], TILE_SHAPE)
@@ -360,7 +363,7 @@ def _outlines_made_whole(rgb: np.ndarray, view: AspectView, tile_likeness) -> As
             added += [Detection(b, score(candidates[j])) for b in pairs[j]]
     whole = {j: g for j, g in candidates.items()
              if j not in split and whole_sure[j] >= min_read and taken.isdisjoint(g) and not sure_tiles(j)
-             and not any(_half_tile(boxes[i], outlines[j], mine_sure[i], min_read) for i in g)}
+             and not pair_tiles[j]}
     merges = whole_tiles(whole, mine_sure, whole_sure, cfg.get("closeup_sureness", SURENESS))
     taken.update(i for _, pieces in merges for i in pieces)
     added += [Detection(outlines[j], score(pieces)) for j, pieces in merges]

@@ -6,7 +6,7 @@ around them; with none, they find nothing or a neighbour only (chinese-v4 crops 
 60 of 148 photos wrong). Framed by a border of the photo's median colour (``pad_share`` of its
 long side on each side) the same tiles are whole tiles on a table again, a little smaller at
 the detector's input. The recognizer reads the framed photo too when it found fewer than
-``pad_max_tiles`` tiles, and keeps the read with the higher summed confidence
+``closeup_min_tiles`` tiles (the close-up steps' own bound: fewer than a hand), and keeps the read with the higher summed confidence
 (vision.recognizer.with_framed). Figures: models/README.md, session 25."""
 
 from __future__ import annotations

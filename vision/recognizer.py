@@ -72,7 +72,7 @@ def _read_tiles(rgb: np.ndarray, timing: dict, tile_set=None) -> list[TileRead]:
 
 def with_framed(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=None) -> list[TileRead]:
     """``tiles``, or the read of the photo framed by a border of its own colour
-    (:mod:`vision.framed`) where fewer than ``pad_max_tiles`` (10) tiles were found and that
+    (:mod:`vision.framed`) where fewer than ``closeup_min_tiles`` (10) tiles were found and that
     read's summed confidence is higher. DECISION (session 25): the whole read with the higher
     summed confidence stands, not a merge of the two: the framed read finds a tile that fills
     the frame whole where the first read had its pieces or a neighbour, and the two reads' boxes
@@ -85,7 +85,7 @@ def with_framed(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
 
     cfg = models.settings()
     share = cfg.get("pad_share")
-    if not share or len(tiles) >= cfg.get("pad_max_tiles", 10):
+    if not share or len(tiles) >= cfg.get("closeup_min_tiles", 10):
         return tiles
     t0 = time.perf_counter()
     h, w = rgb.shape[:2]
