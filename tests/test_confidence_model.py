@@ -81,3 +81,34 @@ def test_reading_uses_the_model_only_where_it_is_set(monkeypatch):
     assert piece.confidence == pytest.approx(with_model.confidence[5])
     assert piece.confidence < plain.confidence[5]
     assert piece.confidence / q == pytest.approx(2.0 ** (1 / 0.7), rel=0.02)    # the odds, sharpened
+
+
+def test_the_fit_follows_the_framed_read_as_the_recognizer_takes_it(monkeypatch):
+    """fit_confidence_model collects the tiles the user is shown: where the first read found
+    few tiles and the read of the framed photo is surer, the framed read's tiles, with boxes
+    back in the photo's pixels (border taken off, cut to the photo); a hand photo's own read
+    otherwise, and nothing from a framed read with no tile read surely."""
+    from mjscore.vision.training import fit_confidence_model as fit
+
+    rgb = np.full((100, 200, 3), 90, np.uint8)
+    cfg = {"pad_share": 0.25, "closeup_min_tiles": 3}
+
+    def read(boxes, sure):
+        n = len(boxes)
+        return {"features": np.zeros((n, len(NAMES))), "plain": np.full(n, sure),
+                "probs": np.full((n, len(KINDS)), 1 / len(KINDS)), "shipped": np.full(n, sure),
+                "boxes": np.array(boxes, float).reshape(-1, 4)}
+
+    # the framed image is 300 x 200 (a border of 50 px): one tile cut by the photo's left edge
+    # is found whole there, reaching into the border; one lies in the border only
+    monkeypatch.setattr(fit, "_raw_read", lambda image, _cfg: read([(30, 60, 90, 140), (0, 0, 40, 40)], 0.9))
+    first = read([(0, 10, 20, 90)], 0.3)
+    got = fit._with_framed(rgb, first, cfg)
+    assert got["boxes"].tolist() == [[0.0, 10.0, 40.0, 90.0]]      # cut to the photo; the border's box gone
+    assert got["plain"].tolist() == [0.9]
+    hand = read([(0, 10, 20, 90), (30, 10, 50, 90), (60, 10, 80, 90)], 0.3)
+    assert fit._with_framed(rgb, hand, cfg) is hand                   # enough tiles: no second look
+    assert fit._with_framed(rgb, first, dict(cfg, pad_share=None)) is first
+    monkeypatch.setattr(fit, "_raw_read", lambda image, _cfg: read([(60, 60, 90, 140)] * 2, 0.4))
+    assert fit._with_framed(rgb, first, cfg) is first                # surer in sum, but no tile >= MIN_READ
+    assert fit._with_framed(rgb, None, cfg) is None                   # nothing found stays nothing

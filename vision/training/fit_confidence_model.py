@@ -39,36 +39,77 @@ def _key(folder: Path) -> str:
     return h.hexdigest()[:16]
 
 
+def _raw_read(rgb: np.ndarray, plain_cfg: dict) -> dict | None:
+    """One read of a photo as the recognizer makes it before the confidence model: boxes in the
+    photo's pixels, the features of each (in the frame they were found in), the plain confidence
+    and the calibrated kind probabilities; and the confidences as shipped (with the model in
+    recognizer.json), which decide, as at run time, whether the framed read stands."""
+    from ..reading import calibrated, context_inputs
+    from ..recognizer import detect_and_classify
+
+    view, reads = detect_and_classify(rgb)
+    if not view.detections:
+        return None
+    cal = calibrated(view, reads, plain_cfg)
+    return {"features": context_inputs(view, cal.kind_probs, NAMES), "plain": cal.confidence,
+            "probs": cal.kind_probs, "shipped": calibrated(view, reads).confidence,
+            "boxes": np.array([view.to_photo(d.box) for d in view.detections], float)}
+
+
+def _with_framed(rgb: np.ndarray, first: dict | None, cfg: dict) -> dict | None:
+    """``first``, or the read of the photo framed by its own colour where the recognizer would
+    take that one (vision.recognizer.with_framed: fewer than ``closeup_min_tiles`` tiles, a
+    higher summed confidence, a tile read >= MIN_READ). DECISION (session 26): the fit follows
+    the read the user is shown; before, the framed read's tiles were left out of the fit and
+    their confidences came out too sure (wrong tiles shown >= 0.6 rose on the close-up set)."""
+    from ..framed import MIN_READ, back_in_photo, framed
+
+    share = cfg.get("pad_share")
+    if not share or (first is not None and len(first["plain"]) >= cfg.get("closeup_min_tiles", 10)):
+        return first
+    h, w = rgb.shape[:2]
+    image, pad, scale = framed(rgb, share, cfg.get("pad_max_px"))
+    other = _raw_read(image, cfg)
+    if other is None:
+        return first
+    back = [back_in_photo(b, pad, (w, h), scale) for b in other["boxes"]]
+    keep = np.array([b is not None for b in back])
+    if not keep.any():
+        return first
+    other = {k: v[keep] for k, v in other.items()}
+    other["boxes"] = np.array([b for b in back if b is not None], float)
+    first_sum = 0.0 if first is None else float(first["shipped"].sum())
+    if other["shipped"].sum() > first_sum and other["shipped"].max() >= MIN_READ:
+        return other
+    return first
+
+
 def collect(folder: Path, limit: int | None = None) -> dict[str, np.ndarray]:
-    """Every tile the recognizer reports in ``folder``'s photos: its features (all of
-    ``CONTEXT_FEATURES``), the plain confidence (score x probability), whether box and kind are
-    right (matched as vision.evaluate does: by confidence, IoU >= 0.5, ignored boxes left
-    out), and the photo it is in."""
+    """Every tile the recognizer reports in ``folder``'s photos (the framed second look
+    included, as the recognizer takes it): its features (all of ``CONTEXT_FEATURES``), the
+    plain confidence (score x probability), whether box and kind are right (matched as
+    vision.evaluate does: by confidence, IoU >= 0.5, ignored boxes left out), and the photo
+    it is in."""
     from ..boxes import iou_matrix
     from ..evaluate import IOU, dataset_tokens, labelled_tiles
     from ..imageio import load_image
-    from ..reading import calibrated, context_inputs
-    from ..recognizer import detect_and_classify
     from ..yolo import image_label_pairs
 
-    path = CACHE / f"{folder.name}-{_key(folder)}-{limit or 'all'}.npz"
+    path = CACHE / f"{folder.name}-{_key(folder)}-{limit or 'all'}-framed.npz"
     if path.exists():
         return dict(np.load(path))
-    cfg = {k: v for k, v in models.settings().items() if k != "confidence_model"}
+    plain_cfg = {k: v for k, v in models.settings().items() if k != "confidence_model"}
     tokens = dataset_tokens(folder)
     feats, plain, right, photo = [], [], [], []
     for n, item in enumerate(image_label_pairs(folder)[:limit]):
         rgb = load_image(item.image).rgb
         gt = labelled_tiles(item, rgb.shape[1], rgb.shape[0], tokens)
-        view, reads = detect_and_classify(rgb)
-        if not view.detections:
+        read = _with_framed(rgb, _raw_read(rgb, plain_cfg), plain_cfg)
+        if read is None:
             continue
-        cal = calibrated(view, reads, cfg)
-        f = context_inputs(view, cal.kind_probs, NAMES)
-        boxes = np.array([view.to_photo(d.box) for d in view.detections], float)
-        ious = iou_matrix(boxes, np.array([b for _, b in gt], float).reshape(-1, 4))
+        ious = iou_matrix(read["boxes"], np.array([b for _, b in gt], float).reshape(-1, 4))
         used = np.zeros(len(gt), bool)
-        for i in np.argsort(-cal.confidence):
+        for i in np.argsort(-read["plain"]):
             cand = np.where(~used & (ious[i] >= IOU))[0] if len(gt) else np.array([], int)
             ok = False
             if cand.size:
@@ -76,8 +117,8 @@ def collect(folder: Path, limit: int | None = None) -> dict[str, np.ndarray]:
                 used[j] = True
                 if gt[j][0] is None:
                     continue                                  # an ignored ("?") box: no verdict
-                ok = KINDS[int(np.argmax(cal.kind_probs[i]))] == gt[j][0]
-            feats.append(f[i]); plain.append(cal.confidence[i]); right.append(ok); photo.append(n)
+                ok = KINDS[int(np.argmax(read["probs"][i]))] == gt[j][0]
+            feats.append(read["features"][i]); plain.append(read["plain"][i]); right.append(ok); photo.append(n)
     data = {"features": np.array(feats).reshape(-1, len(NAMES)), "plain": np.array(plain),
             "right": np.array(right, bool), "photo": np.array(photo)}
     CACHE.mkdir(parents=True, exist_ok=True)
