@@ -238,3 +238,21 @@ def test_small_tiles_get_a_finer_second_pass():
         found_plain += round(_detection_recall(truth, [d.box for d in plain]) * len(truth))
         found_fine += round(_detection_recall(truth, [d.box for d in with_small_tiles(rgb, plain)[0]]) * len(truth))
     assert found_fine >= found_plain + 3 and found_fine >= 0.85 * total, (found_plain, found_fine, total)
+
+
+def test_tiles_under_the_report_floor_are_not_reported(monkeypatch):
+    """``report_floor`` in recognizer.json drops the tiles the recognizer gives less than that
+    chance of being right; without it every tile is reported, and a tile at the floor stays.
+    An unsure face-down tile stays among a hand's tiles (backs are unsure by design), not in a
+    photo of a few tiles (there a faceless read is most often a patch of table)."""
+    from mjscore.vision import models, recognizer
+    from mjscore.vision.types import TileRead
+
+    few = [TileRead("3p", (0, 0, 30, 40), 0.9, (), 0), TileRead("1p", (40, 0, 50, 10), 0.12, (), 0),
+           TileRead("f2", (60, 0, 90, 40), 0.2, (("1s", 0.1),), 0), TileRead("X", (100, 0, 130, 40), 0.1, (), 0)]
+    monkeypatch.setattr(models, "settings", lambda: {"report_floor": 0.2, "closeup_min_tiles": 10})
+    assert [t.kind for t in recognizer.above_floor(few)] == ["3p", "f2"]
+    hand = few + [TileRead("5m", (140 + 32 * i, 0, 170 + 32 * i, 40), 0.8, (), 0) for i in range(6)]
+    assert [t.kind for t in recognizer.above_floor(hand)] == ["3p", "f2", "X"] + ["5m"] * 6
+    monkeypatch.setattr(models, "settings", lambda: {})
+    assert recognizer.above_floor(few) == few

@@ -67,7 +67,30 @@ def with_row_supported(view, reads: list, embed: bool = False):
 
 def _read_tiles(rgb: np.ndarray, timing: dict, tile_set=None) -> list[TileRead]:
     tiles = with_turned(rgb, _read_view(rgb, timing, tile_set), timing, tile_set)
-    return with_framed(rgb, tiles, timing, tile_set)
+    return above_floor(with_framed(rgb, tiles, timing, tile_set))
+
+
+def above_floor(tiles: list[TileRead]) -> list[TileRead]:
+    """``tiles`` less those whose confidence is under ``report_floor`` (recognizer.json; off
+    without it). DECISION (session 26): a tile the recognizer itself gives less than that chance
+    of being right (box and kind) is not reported. The confidence is calibrated, so most such
+    tiles are junk boxes (a piece of a tile, a tile cut by the frame, a patch of table); shown,
+    each is one more box the player must delete, and in a hand one more tile the proposal search
+    must leave out. Applied last, after the turned and framed looks have compared their reads'
+    summed confidence (a weak tile still counts there). Chosen on the choice sets, figures in
+    models/README.md "Experiment log: session 26". Face-down tiles among a hand's tiles (at least
+    ``closeup_min_tiles``) are exempt: a back gives the detector little to fire on, so backs are
+    found on weak peaks that a row vouches for (vision.row_support) and carry low confidences by
+    design; floored, a fifth of the synthetic backs found were lost (synth_choose 22 -> 17 of 46).
+    In a photo of a few tiles an unsure faceless read is most often a patch of table."""
+    from ..scoring.tiles import BACK
+
+    cfg = models.settings()
+    floor = cfg.get("report_floor")
+    if not floor:
+        return tiles
+    backs_stay = len(tiles) >= cfg.get("closeup_min_tiles", 10)
+    return [t for t in tiles if t.confidence >= floor or (backs_stay and t.kind == BACK)]
 
 
 def with_framed(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=None) -> list[TileRead]:
