@@ -59,9 +59,11 @@ def _raw_read(rgb: np.ndarray, plain_cfg: dict) -> dict | None:
 def _with_framed(rgb: np.ndarray, first: dict | None, cfg: dict) -> dict | None:
     """``first``, or the read of the photo framed by its own colour where the recognizer would
     take that one (vision.recognizer.with_framed: fewer than ``closeup_min_tiles`` tiles, a
-    higher summed confidence, a tile read >= MIN_READ). DECISION (session 26): the fit follows
-    the read the user is shown; before, the framed read's tiles were left out of the fit and
-    their confidences came out too sure (wrong tiles shown >= 0.6 rose on the close-up set)."""
+    higher summed confidence of the tiles above ``report_floor``, a tile read >= MIN_READ).
+    DECISION (session 26): the fit follows the read the user is shown; before, the framed
+    read's tiles were left out. Every tile of that read is fitted on, those under the floor
+    too (the model decides which fall under it). A refit with them was measured and not
+    shipped (models/README.md, session 26)."""
     from ..framed import MIN_READ, back_in_photo, framed
 
     share = cfg.get("pad_share")
@@ -78,8 +80,11 @@ def _with_framed(rgb: np.ndarray, first: dict | None, cfg: dict) -> dict | None:
         return first
     other = {k: v[keep] for k, v in other.items()}
     other["boxes"] = np.array([b for b in back if b is not None], float)
-    first_sum = 0.0 if first is None else float(first["shipped"].sum())
-    if other["shipped"].sum() > first_sum and other["shipped"].max() >= MIN_READ:
+    floor = cfg.get("report_floor") or 0.0          # the reads compared by the tiles they would report
+
+    def shown(read):
+        return 0.0 if read is None else float(read["shipped"][read["shipped"] >= floor].sum())
+    if shown(other) > shown(first) and other["shipped"].max() >= MIN_READ:
         return other
     return first
 
