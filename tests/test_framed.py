@@ -83,3 +83,17 @@ def test_unsure_junk_in_the_framed_photo_does_not_beat_an_empty_read(monkeypatch
     junk = [TileRead("5s", (95 + 20 * i, 175, 110 + 20 * i, 195), 0.3) for i in range(5)]
     monkeypatch.setattr(recognizer, "_read_view", _reads_in_frame(junk, []))
     assert recognizer.with_framed(_photo(), [], {}) == []
+
+
+def test_reads_are_compared_by_the_tiles_they_would_report(monkeypatch):
+    """Under ``report_floor`` a tile is not reported, so it does not make a read surer: five
+    boxes at 0.15 beside a tile at 0.55 lose to the first read's tile at 0.6; with no floor
+    the same framed read wins by its sum."""
+    first = [TileRead("6p", (20, 100, 180, 250), 0.6)]
+    framed_read = [TileRead("6p", (95, 175, 255, 325), 0.55)] + [
+        TileRead("1p", (95 + 30 * i, 330, 120 + 30 * i, 360), 0.15) for i in range(5)]
+    monkeypatch.setattr(recognizer, "_read_view", _reads_in_frame(framed_read, []))
+    _settings(monkeypatch, pad_share=0.25, report_floor=0.2)
+    assert recognizer.with_framed(_photo(), first, {}) == first
+    _settings(monkeypatch, pad_share=0.25)
+    assert [t.confidence for t in recognizer.with_framed(_photo(), first, {})] == [0.55] + [0.15] * 5

@@ -98,9 +98,9 @@ def with_framed(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     (:mod:`vision.framed`) where fewer than ``closeup_min_tiles`` (10) tiles were found and that
     read's summed confidence is higher. DECISION (session 25): the whole read with the higher
     summed confidence (of the tiles it would report, :func:`_shown_sum`) stands, not a merge of
-    the two: the framed read finds a tile that fills
-    the frame whole where the first read had its pieces or a neighbour, and the two reads' boxes
-    for one tile differ too much to pair safely. Summed, not mean: a read that finds the tile as
+    the two: the framed read finds a tile that fills the frame whole where the first read had
+    its pieces or a neighbour, and the two reads' boxes for one tile differ too much to pair
+    safely. Summed, not mean: a read that finds the tile as
     well as the first one's tiles should win; but only with a tile read at least ``MIN_READ``
     surely (a photo of nothing, or a thin strip of noise, stays without tiles). Off where
     recognizer.json has no ``pad_share``; hand photos (10 tiles or more) never pay for it.
