@@ -256,3 +256,37 @@ def test_tiles_under_the_report_floor_are_not_reported(monkeypatch):
     assert [t.kind for t in recognizer.above_floor(hand)] == ["3p", "f2", "X"] + ["5m"] * 6
     monkeypatch.setattr(models, "settings", lambda: {})
     assert recognizer.above_floor(few) == few
+
+
+def test_a_few_tiles_are_read_at_more_crop_contexts(monkeypatch):
+    """``cls_closeup_contexts``: where fewer than ``closeup_min_tiles`` tiles were found, each is
+    read at the extra crop contexts too and the kind probabilities averaged over all reads;
+    hand photos are read at one context. Checked with a stand-in classifier that reads a crop's
+    share of table: the wider the context, the more 'table' (second kind)."""
+    from mjscore.vision import classifier, models
+    from mjscore.vision.classifier import KindRead
+
+    settings = {"cls_closeup_contexts": [1.0, 1.35], "closeup_min_tiles": 10, "crop_size": 32,
+                "crop_context": 1.15}
+    monkeypatch.setattr(models, "settings", lambda: settings)
+    assert classifier.closeup_contexts(3) == (1.0, 1.35) and classifier.closeup_contexts(14) == ()
+    monkeypatch.setattr(classifier, "with_bonus_reader", lambda probs, crops: probs)
+
+    def stand_in(crops, embed=False):
+        out = []
+        for c in crops:
+            table = float((c[..., 1] > 100).mean())            # green table around the white tile
+            probs = np.zeros(len(KINDS)); probs[0], probs[1] = 1 - table, table
+            out.append(KindRead(probs, np.array([1.0, 0, 0, 0])))
+        return out
+    monkeypatch.setattr(classifier, "classify_crops", stand_in)
+    rgb = np.zeros((200, 200, 3), np.uint8); rgb[..., 1] = 160
+    rgb[60:140, 70:130] = (255, 0, 255)                        # the tile: no green
+    box = [(70, 60, 130, 140)]
+
+    def table_read(context, **kw):
+        settings["crop_context"] = context
+        return classifier.classify_boxes(rgb, box, turns=1, **kw)[0].probs[1]
+    alone = {c: table_read(c) for c in (1.0, 1.15, 1.35)}
+    assert alone[1.0] < alone[1.35]                             # more table read at the wider context
+    assert table_read(1.15, contexts=(1.0, 1.35)) == pytest.approx(np.mean(list(alone.values())))

@@ -53,13 +53,15 @@ def _crops(rgb: np.ndarray, boxes) -> np.ndarray:
 
 
 def classify_boxes(rgb: np.ndarray, boxes, turns: int | None = None, embed: bool = False,
-                   bonus_reader: bool = True) -> list[KindRead]:
+                   bonus_reader: bool = True, contexts: tuple = ()) -> list[KindRead]:
     """Classify each box's crop. With ``turns`` = 2 or 4 the crop is also classified turned by
     180 (and 90, 270) degrees and the kind probabilities averaged (test-time augmentation);
     the orientation read of each turned copy is turned back before averaging; crops that look
     like flowers or seasons are then re-weighed by the bonus reader (``vision/bonus_reader.py``)
     where recognizer.json names one (not with ``bonus_reader=False``). With ``embed``
-    each read keeps the embeddings of its turned copies (turns x 256)."""
+    each read keeps the embeddings of its turned copies (turns x 256). ``contexts``: more
+    crop contexts (share of table around the box) whose kind probabilities join the average
+    (the recognizer asks for them on photos of a few tiles, :func:`closeup_contexts`)."""
     if not len(boxes):
         return []
     turns = turns or models.settings().get("cls_turns", 1)
@@ -67,7 +69,10 @@ def classify_boxes(rgb: np.ndarray, boxes, turns: int | None = None, embed: bool
     ks = {1: [0], 2: [0, 2], 4: [0, 1, 2, 3]}[turns]
     reads = [classify_crops(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))), embed=embed) for k in ks]
     # flowers and seasons get a second opinion that reads the cues every set shares
-    all_probs = np.array([np.mean([r[i].probs for r in reads], axis=0) for i in range(len(boxes))])
+    size = models.settings().get("crop_size", CROP_SIZE)
+    more = [classify_crops(np.ascontiguousarray(np.rot90(np.stack([square_crop(rgb, b, size, c) for b in boxes]),
+                                                          k, axes=(1, 2)))) for c in contexts for k in ks]
+    all_probs = np.array([np.mean([r[i].probs for r in reads + more], axis=0) for i in range(len(boxes))])
     if bonus_reader:
         all_probs = with_bonus_reader(all_probs, crops)
     out = []
@@ -78,6 +83,20 @@ def classify_boxes(rgb: np.ndarray, boxes, turns: int | None = None, embed: bool
         emb = np.concatenate([r[i].embedding for r in reads]) if embed else None
         out.append(KindRead(probs, orient, emb))
     return out
+
+
+def closeup_contexts(n_boxes: int) -> tuple:
+    """The extra crop contexts to read a photo's ``n_boxes`` found tiles with:
+    ``cls_closeup_contexts`` in recognizer.json where fewer than ``closeup_min_tiles`` tiles were
+    found, else none. DECISION (session 26): in a close-up each tile is a big share of the photo
+    and a misread costs the whole answer, while the crops are few (reading each at two more
+    contexts costs a few ms); the classifier is surer of a kind that all three crops agree on,
+    and less sure where a cut or tilted tile reads one way close and another with more table
+    around it. Hand photos (and the weak peaks' reads) are read as before: there the reads cost
+    three times over and the weak backs' thresholds were set on one context."""
+    cfg = models.settings()
+    extra = cfg.get("cls_closeup_contexts")
+    return tuple(extra) if extra and n_boxes < cfg.get("closeup_min_tiles", 10) else ()
 
 
 def read_confidence(views) -> list[list[float]]:

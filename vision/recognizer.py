@@ -19,14 +19,15 @@ def detect_and_classify(rgb: np.ndarray, timing: dict | None = None, embed: bool
     uncalibrated scores) and the classifier's read of each. The recognizer builds its tiles
     from these; the calibration fit (vision.training.fit_calibration) needs them as they are.
     With ``embed`` each read keeps its embeddings (what a taught set reads, vision.teach)."""
-    from .classifier import classify_boxes, read_confidence
+    from .classifier import classify_boxes, closeup_contexts, read_confidence
     from .detector import detect_any_aspect
 
     t0 = time.perf_counter()
     view = detect_any_aspect(rgb, tile_likeness=read_confidence)
     t1 = time.perf_counter()
     # read the tiles where they were found: in a squeezed view a stretched tile is tile-shaped again
-    reads = classify_boxes(view.rgb, [d.box for d in view.detections], embed=embed)
+    reads = classify_boxes(view.rgb, [d.box for d in view.detections], embed=embed,
+                           contexts=closeup_contexts(len(view.detections)))
     view, reads = with_row_supported(view, reads, embed)
     if timing is not None:
         timing["detect"] = (t1 - t0) * 1000
