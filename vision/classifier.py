@@ -45,10 +45,11 @@ def classify_crops(crops: np.ndarray, batch: int = 64, embed: bool = False) -> l
     return out
 
 
-def _crops(rgb: np.ndarray, boxes) -> np.ndarray:
-    """N x S x S x 3 crops of the boxes at the classifier's input side and context."""
+def _crops(rgb: np.ndarray, boxes, context: float | None = None) -> np.ndarray:
+    """N x S x S x 3 crops of the boxes at the classifier's input side and context (or
+    ``context``, where given)."""
     cfg = models.settings()
-    size, context = cfg.get("crop_size", CROP_SIZE), cfg.get("crop_context", CONTEXT)
+    size, context = cfg.get("crop_size", CROP_SIZE), context or cfg.get("crop_context", CONTEXT)
     return np.stack([square_crop(rgb, b, size, context) for b in boxes])
 
 
@@ -68,11 +69,10 @@ def classify_boxes(rgb: np.ndarray, boxes, turns: int | None = None, embed: bool
     crops = _crops(rgb, boxes)
     ks = {1: [0], 2: [0, 2], 4: [0, 1, 2, 3]}[turns]
     reads = [classify_crops(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))), embed=embed) for k in ks]
-    # flowers and seasons get a second opinion that reads the cues every set shares
-    size = models.settings().get("crop_size", CROP_SIZE)
-    more = [classify_crops(np.ascontiguousarray(np.rot90(np.stack([square_crop(rgb, b, size, c) for b in boxes]),
-                                                          k, axes=(1, 2)))) for c in contexts for k in ks]
+    more = [classify_crops(np.ascontiguousarray(np.rot90(_crops(rgb, boxes, c), k, axes=(1, 2))))
+            for c in contexts for k in ks]
     all_probs = np.array([np.mean([r[i].probs for r in reads + more], axis=0) for i in range(len(boxes))])
+    # flowers and seasons get a second opinion that reads the cues every set shares
     if bonus_reader:
         all_probs = with_bonus_reader(all_probs, crops)
     out = []
