@@ -90,8 +90,11 @@ def test_the_fit_follows_the_framed_read_as_the_recognizer_takes_it(monkeypatch)
     otherwise, and nothing from a framed read with no tile read surely."""
     from mjscore.vision.training import fit_confidence_model as fit
 
+    from mjscore.vision import models
+
     rgb = np.full((100, 200, 3), 90, np.uint8)
     cfg = {"pad_share": 0.25, "closeup_min_tiles": 3}
+    monkeypatch.setattr(models, "settings", lambda: cfg)      # the fit reads recognizer.json's settings
 
     def read(boxes, sure):
         n = len(boxes)

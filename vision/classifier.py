@@ -94,9 +94,10 @@ def closeup_contexts(n_boxes: int) -> tuple:
     and less sure where a cut or tilted tile reads one way close and another with more table
     around it. Hand photos (and the weak peaks' reads) are read as before: there the reads cost
     three times over and the weak backs' thresholds were set on one context."""
-    cfg = models.settings()
-    extra = cfg.get("cls_closeup_contexts")
-    return tuple(extra) if extra and n_boxes < cfg.get("closeup_min_tiles", 10) else ()
+    from .closeup import few_tiles
+
+    extra = models.settings().get("cls_closeup_contexts")
+    return tuple(extra) if extra and few_tiles(n_boxes) else ()
 
 
 def read_confidence(views) -> list[list[float]]:

@@ -37,6 +37,13 @@ BIG_TILE_PX = 40               # median long side at the detector's input that c
 MIN_TILES = 10                 # fewer found than this: maybe a close-up (a whole hand has 14+)
 
 
+def few_tiles(n: int) -> bool:
+    """Fewer tiles than a hand (``closeup_min_tiles`` in recognizer.json): the one bound of every
+    close-up step (the close-up detector's gate, outlines, the framed look, more crop contexts,
+    where an unsure back is not kept)."""
+    return n < models.settings().get("closeup_min_tiles", MIN_TILES)
+
+
 def needs_closeup(boxes, shape, det_size: int, big_px: float | None = None, min_tiles: int | None = None) -> bool:
     """Whether the main detector's tiles say the photo is a close-up (module doc)."""
     cfg = models.settings()

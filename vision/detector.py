@@ -252,10 +252,10 @@ def _few_big_tiles(view: AspectView, det_size: int) -> bool:
     """Whether a view holds fewer tiles than a hand (``closeup_min_tiles``) and they are big at
     the detector's input (median long side >= ``big_tile_px``) or there are none, where a
     close-up detector is configured: the photos read again coarser (``closeup_det_size``)."""
-    from .closeup import MIN_TILES, needs_closeup
+    from .closeup import few_tiles, needs_closeup
 
     cfg = models.settings()
-    if not cfg.get("closeup_detector") or len(view.detections) >= cfg.get("closeup_min_tiles", MIN_TILES):
+    if not cfg.get("closeup_detector") or not few_tiles(len(view.detections)):
         return False
     # min_tiles=0: needs_closeup then answers only whether the tiles are big
     return not view.detections or needs_closeup([d.box for d in view.detections], view.rgb.shape, det_size,
@@ -295,7 +295,9 @@ def with_closeup(rgb: np.ndarray, view: AspectView, det_size: int, tile_likeness
         elif cfg.get("closeup_merge"):
             chosen = _pieces_made_whole(view, other, tile_likeness)
     chosen = _pieces_joined(rgb, chosen, tile_likeness) if cfg.get("closeup_join") else chosen
-    few = len(chosen.detections) < cfg.get("closeup_min_tiles", 10)     # not a hand photo with big tiles
+    from .closeup import few_tiles
+
+    few = few_tiles(len(chosen.detections))        # not a hand photo with big tiles
     return _outlines_made_whole(rgb, chosen, tile_likeness) if cfg.get("closeup_outlines") and few else chosen
 
 

@@ -6,8 +6,9 @@ around them; with none, they find nothing or a neighbour only (chinese-v4 crops 
 60 of 148 photos wrong). Framed by a border of the photo's median colour (``pad_share`` of its
 long side on each side) the same tiles are whole tiles on a table again, a little smaller at
 the detector's input. The recognizer reads the framed photo too when it found fewer than
-``closeup_min_tiles`` tiles (the close-up steps' own bound: fewer than a hand), and keeps the read with the higher summed confidence
-(vision.recognizer.with_framed). Figures: models/README.md, session 25."""
+``closeup_min_tiles`` tiles (the close-up steps' own bound: fewer than a hand), and keeps the
+read with the higher summed confidence (vision.recognizer.with_framed). Figures:
+models/README.md, sessions 25 and 26."""
 
 from __future__ import annotations
 
@@ -33,6 +34,12 @@ def framed(rgb: np.ndarray, share: float, max_px: int | None = None) -> tuple[np
     pad = int(round(share * max(h, w)))
     colour = [int(v) for v in np.median(rgb[::4, ::4].reshape(-1, 3), axis=0)]
     return cv2.copyMakeBorder(rgb, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=colour), pad, scale
+
+
+def framed_wins(first_shown: float, framed_shown: float, framed_best: float) -> bool:
+    """Whether the framed read stands: its reported tiles' summed confidence beats the first
+    read's, and it holds a tile read at least ``MIN_READ`` surely (else junk beats nothing)."""
+    return framed_shown > first_shown and framed_best >= MIN_READ
 
 
 def back_in_photo(box, pad: int, size: tuple[int, int], scale: float = 1.0, min_inside: float = MIN_INSIDE):

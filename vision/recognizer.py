@@ -9,8 +9,10 @@ import numpy as np
 
 from . import models
 from .boxes import rescale
+from .closeup import few_tiles
 from .errors import ImageError
 from .reading import tiles_from_reads
+from ..scoring.tiles import BACK
 from .types import PhotoRead, TileRead
 
 
@@ -84,13 +86,10 @@ def above_floor(tiles: list[TileRead]) -> list[TileRead]:
     found on weak peaks that a row vouches for (vision.row_support) and carry low confidences by
     design; floored, a fifth of the synthetic backs found were lost (synth_choose 22 -> 17 of 46).
     In a photo of a few tiles an unsure faceless read is most often a patch of table."""
-    from ..scoring.tiles import BACK
-
-    cfg = models.settings()
-    floor = cfg.get("report_floor")
+    floor = models.settings().get("report_floor")
     if not floor:
         return tiles
-    backs_stay = len(tiles) >= cfg.get("closeup_min_tiles", 10)
+    backs_stay = not few_tiles(len(tiles))
     return [t for t in tiles if t.confidence >= floor or (backs_stay and t.kind == BACK)]
 
 
@@ -101,16 +100,16 @@ def with_framed(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     summed confidence (of the tiles it would report, :func:`_shown_sum`) stands, not a merge of
     the two: the framed read finds a tile that fills the frame whole where the first read had
     its pieces or a neighbour, and the two reads' boxes for one tile differ too much to pair
-    safely. Summed, not mean: a read that finds the tile as
-    well as the first one's tiles should win; but only with a tile read at least ``MIN_READ``
-    surely (a photo of nothing, or a thin strip of noise, stays without tiles). Off where
+    safely. Summed, not mean: a read that finds the tile as well as the first one's tiles
+    should win; but only with a tile read at least ``MIN_READ`` surely
+    (:func:`vision.framed.framed_wins`). Off where
     recognizer.json has no ``pad_share``; hand photos (10 tiles or more) never pay for it.
     ``pad_max_px`` bounds the framed image's long side (the second look's cost)."""
-    from .framed import MIN_READ, back_in_photo, framed
+    from .framed import back_in_photo, framed, framed_wins
 
     cfg = models.settings()
     share = cfg.get("pad_share")
-    if not share or len(tiles) >= cfg.get("closeup_min_tiles", 10):
+    if not share or not few_tiles(len(tiles)):
         return tiles
     t0 = time.perf_counter()
     h, w = rgb.shape[:2]
@@ -121,8 +120,8 @@ def with_framed(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
         if box is not None:
             other.append(TileRead(t.kind, box, t.confidence, t.alternatives, t.angle))
     timing["framed"] = (time.perf_counter() - t0) * 1000
-    surer = _shown_sum(other) > _shown_sum(tiles)
-    return other if surer and max(t.confidence for t in other) >= MIN_READ else tiles
+    best = max((t.confidence for t in other), default=0.0)
+    return other if framed_wins(_shown_sum(tiles), _shown_sum(other), best) else tiles
 
 
 def _shown_sum(tiles: list[TileRead]) -> float:

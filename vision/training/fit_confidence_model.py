@@ -64,10 +64,11 @@ def _with_framed(rgb: np.ndarray, first: dict | None, cfg: dict) -> dict | None:
     read's tiles were left out. Every tile of that read is fitted on, those under the floor
     too (the model decides which fall under it). A refit with them was measured and not
     shipped (models/README.md, session 26)."""
-    from ..framed import MIN_READ, back_in_photo, framed
+    from ..closeup import few_tiles
+    from ..framed import back_in_photo, framed, framed_wins
 
     share = cfg.get("pad_share")
-    if not share or (first is not None and len(first["plain"]) >= cfg.get("closeup_min_tiles", 10)):
+    if not share or (first is not None and not few_tiles(len(first["plain"]))):
         return first
     h, w = rgb.shape[:2]
     image, pad, scale = framed(rgb, share, cfg.get("pad_max_px"))
@@ -84,9 +85,7 @@ def _with_framed(rgb: np.ndarray, first: dict | None, cfg: dict) -> dict | None:
 
     def shown(read):
         return 0.0 if read is None else float(read["shipped"][read["shipped"] >= floor].sum())
-    if shown(other) > shown(first) and other["shipped"].max() >= MIN_READ:
-        return other
-    return first
+    return other if framed_wins(shown(first), shown(other), float(other["shipped"].max())) else first
 
 
 def collect(folder: Path, limit: int | None = None) -> dict[str, np.ndarray]:
