@@ -4,10 +4,9 @@ session 26: how ``report_floor`` in recognizer.json was chosen).
     python benchmarks/floor_sweep.py data/eval/synth_choose --floors 0,0.1,0.2,0.3 [--cache data/cache/floor]
 
 The photos are read with the shipped settings less ``report_floor`` (taken out of this
-process's settings, so no tile is gone before the sweep). Each photo is read once (cached under ``--cache`` keyed by
-folder) and every floor is applied to those reads as ``vision.recognizer.above_floor`` does:
-tiles under the floor dropped, backs (``X``) kept among ``--hand-tiles`` or more tiles. The
-framed look's choice between two reads is made once, without the floor, so a floor's figure
+process's settings, so no tile is gone before the sweep). Each photo is read once (cached under
+``--cache``, keyed by folder), then each floor is set in this process's settings and applied by
+``vision.recognizer.above_floor`` itself (backs kept among a hand's tiles). The framed look's choice between two reads is made once, without the floor, so a floor's figure
 here can differ from a full read with it by a photo or two. Also prints the backs read right."""
 from __future__ import annotations
 
@@ -29,26 +28,28 @@ def reads(folder: Path, cache: Path) -> list:
 
     models.settings().pop("report_floor", None)          # the cached settings: no floor in this process
 
-    path = cache / f"{folder.name}-{hashlib.sha1(str(folder.resolve()).encode()).hexdigest()[:10]}.pkl"
+    path = cache / f"tiles-{folder.name}-{hashlib.sha1(str(folder.resolve()).encode()).hexdigest()[:10]}.pkl"
     if path.exists():
         return pickle.loads(path.read_bytes())
     tokens = dataset_tokens(folder)
     rows = []
     for item in image_label_pairs(folder):
         r = recognize_file(item.image)
-        rows.append((labelled_tiles(item, r.width, r.height, tokens), [(t.kind, t.confidence, t.box) for t in r.tiles]))
+        rows.append((labelled_tiles(item, r.width, r.height, tokens), r.tiles))
     cache.mkdir(parents=True, exist_ok=True)
     path.write_bytes(pickle.dumps(rows))
     return rows
 
 
-def sweep(rows: list, floor: float, hand_tiles: int) -> dict:
+def sweep(rows: list, floor: float) -> dict:
+    from mjscore.vision import models
     from mjscore.vision.evaluate import score_photo
+    from mjscore.vision.recognizer import above_floor
 
+    models.settings()["report_floor"] = floor            # the cached settings: this floor in this process
     gt = pred = correct = backs = 0
     for truth, tiles in rows:
-        kept = [t for t in tiles if t[1] >= floor or (t[0] == "X" and len(tiles) >= hand_tiles)]
-        s = score_photo(truth, kept)
+        s = score_photo(truth, [(t.kind, t.confidence, t.box) for t in above_floor(tiles)])
         gt, pred, correct = gt + s.gt, pred + s.pred, correct + s.correct
         backs += sum(1 for true, read in s.pairs if true == read == "X")
     p, r = correct / max(pred, 1), correct / max(gt, 1)
@@ -60,12 +61,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folder", type=Path)
     ap.add_argument("--floors", default="0,0.05,0.1,0.15,0.2,0.25,0.3")
-    ap.add_argument("--hand-tiles", type=int, default=10, help="backs stay among this many tiles or more")
     ap.add_argument("--cache", type=Path, default=Path("data/cache/floor"))
     args = ap.parse_args()
     rows = reads(args.folder, args.cache)
     for floor in (float(f) for f in args.floors.split(",")):
-        print(sweep(rows, floor, args.hand_tiles))
+        print(sweep(rows, floor))
 
 
 if __name__ == "__main__":
