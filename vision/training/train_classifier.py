@@ -69,10 +69,13 @@ def load_data(art_root: Path, with_synth: bool = True, bonus_per_kind: int = 0):
             np.concatenate(parts_src), np.concatenate(parts_folder)), (vx, vy)
 
 
-def augment(torch, x, orient_known, rng, train=True, grey_share: float = 0.0, device=None):
+def augment(torch, x, orient_known, rng, train=True, grey_share: float = 0.0, device=None,
+            shuffle_share: float = 0.0):
     """Batch augmentation on uint8 NHWC crops of the stored side -> float NCHW of the input side (``GEOMETRY``), plus the
     quarter turn applied (the orientation label) per sample; ``grey_share`` of the crops are
-    turned grey (``--grayscale``). The random draws are numpy's; the pixel work runs on
+    turned grey (``--grayscale``) and ``shuffle_share`` get their colour channels permuted
+    (``--channel-shuffle``: a blue wind, a black-ink dragon, a green flower of another set are
+    the same kind; session 27). The random draws are numpy's; the pixel work runs on
     ``device`` (default: the CPU), so a GPU run is not held up by the augmentation."""
     import torch.nn.functional as F
 
@@ -135,6 +138,11 @@ def augment(torch, x, orient_known, rng, train=True, grey_share: float = 0.0, de
             idx = torch.from_numpy(np.nonzero(grey)[0]).to(dev)
             lum = (out[idx] * torch.tensor([0.299, 0.587, 0.114], device=dev).view(1, 3, 1, 1)).sum(1, keepdim=True)
             out[idx] = lum.expand(-1, 3, -1, -1)
+        shuffled = rng.random(n) < shuffle_share
+        if shuffled.any():
+            perms = ((0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))   # every order but RGB
+            for i in np.nonzero(shuffled)[0]:
+                out[i] = out[i, list(perms[rng.integers(len(perms))])]
         out = out + torch.randn_like(out) * float(rng.uniform(0, 0.04))
     out = out.clamp(0, 1) * 2 - 1
     orient = torch.where(torch.from_numpy(np.asarray(orient_known)) >= 0, k, torch.full_like(k, -1))
@@ -172,6 +180,8 @@ def main() -> None:
                          "times as often within the synthetic share, e.g. --boost train_v11=4")
     ap.add_argument("--grayscale", type=float, default=0.0,
                     help="share of training crops turned grey (stage 13: 0.15), so faces are read by shape")
+    ap.add_argument("--channel-shuffle", type=float, default=0.0, metavar="SHARE",
+                    help="share of training crops whose colour channels are permuted (colour is a set's own cue)")
     ap.add_argument("--shares", default="real=0.5,art=0.1,synth=0.4",
                     help="how the draws split between real photos, rendered art and synthetic scenes "
                          "(stage 13: real=0.4,art=0.1,synth=0.5: more sets than the one real set)")
@@ -308,7 +318,8 @@ def main() -> None:
                 bx, by = live.take(n_live, rng)
                 xs, ys = np.concatenate([xs, bx]), np.concatenate([ys, by])
                 os_ = np.concatenate([os_, np.zeros(n_live, np.int64)])   # rendered upright
-            xb, ob = augment(torch, xs, os_, rng, grey_share=args.grayscale, device=device)
+            xb, ob = augment(torch, xs, os_, rng, grey_share=args.grayscale, device=device,
+                             shuffle_share=args.channel_shuffle)
             xb = xb.contiguous(memory_format=torch.channels_last)
             yb = torch.from_numpy(ys).to(device)
             with autocast:
