@@ -140,9 +140,9 @@ def augment(torch, x, orient_known, rng, train=True, grey_share: float = 0.0, de
             out[idx] = lum.expand(-1, 3, -1, -1)
         shuffled = rng.random(n) < shuffle_share
         if shuffled.any():
-            perms = ((0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))   # every order but RGB
-            for i in np.nonzero(shuffled)[0]:
-                out[i] = out[i, list(perms[rng.integers(len(perms))])]
+            perms = np.array([(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)])
+            order = perms[np.where(shuffled, rng.integers(1, len(perms), n), 0)]   # any order but RGB
+            out = out.gather(1, to_dev(order).long().view(n, 3, 1, 1).expand_as(out))
         out = out + torch.randn_like(out) * float(rng.uniform(0, 0.04))
     out = out.clamp(0, 1) * 2 - 1
     orient = torch.where(torch.from_numpy(np.asarray(orient_known)) >= 0, k, torch.full_like(k, -1))
