@@ -64,6 +64,8 @@ def check_tiles(hand: Hand, ruleset: str) -> None:
         raise InvalidHand("face_down_tile", "a face-down tile X only appears inside a concealed kong {..}")
     if hand.winning_tile == BACK:
         raise InvalidHand("face_down_tile", "the winning tile cannot be face down")
+    if hand.winning_tile in BONUS:      # the notation parser says so with a position; the JSON form lands here
+        raise InvalidHand("syntax", f"a flower or season cannot be the winning tile (got {hand.winning_tile})")
     if hand.bonus and ruleset == "nts":
         raise InvalidHand("bonus_tiles_not_allowed",
                           f"flowers and seasons ({' '.join(hand.bonus)}) do not play in NTS; use nts-app")

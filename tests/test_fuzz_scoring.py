@@ -10,6 +10,7 @@ import copy
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -129,3 +130,15 @@ def test_deep_nesting_and_huge_numbers_are_answered_as_syntax():
         answer = score_request(request)
         assert (answer["valid"], answer["reason"]) == (False, "syntax")
         assert len(answer["message"]) < 300
+
+
+@pytest.mark.parametrize("ruleset", ["nts", "nts-app"])
+def test_a_flower_as_the_json_forms_winning_tile_is_answered_not_raised(ruleset):
+    # found by benchmarks/fuzz_scoring.py (session 28): the notation refuses "+f1" with its
+    # position, but the JSON form's winning_tile field reached the scorer and raised KeyError
+    request = {"ruleset": ruleset, "prevailing_wind": "E",
+               "hand": {"seat_wind": "S", "melds": ["[555p]"], "concealed": "5p67p234mGGG9s",
+                        "winning_tile": "f1", "win_type": "discard"}}
+    answer = score_request(request)
+    assert answer["valid"] is False and answer["reason"] == "syntax"
+    assert "winning tile" in answer["message"] and "f1" in answer["message"]
