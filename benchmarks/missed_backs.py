@@ -45,7 +45,7 @@ def heat_under(rgb: np.ndarray, boxes: list) -> list[float]:
 def cause(view, weak_reads, i: int, sure_runs: set) -> str:
     """What became of weak box ``i`` of ``view``."""
     kind, p = weak_reads[i]
-    read = ("X >= 0.9" if p >= 0.9 else "X 0.8-0.9" if p >= 0.8 else "X < 0.8") if kind == "X" else "read a face"
+    read = ("X >= 0.9" if p >= 0.9 else "X 0.8-0.9" if p >= 0.8 else "X < 0.8") if kind == "X" else "as a face"
     row = continues_a_row(view.weak[i].box, [d.box for d in view.detections])
     edge = not _inside(view.weak[i].box, (view.rgb.shape[1], view.rgb.shape[0]))
     return (f"weak box read {read}" + (", continues a row" if row else "")
