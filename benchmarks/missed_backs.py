@@ -1,8 +1,9 @@
 """Why face-down tiles are missed: for each labelled back (``X``) of a YOLO folder that the
-recognizer does not report (IoU < 0.5), the detector's heat under it and what became of the
-weak peak on it. Why: the backs are issue 17's weakest kind, and whether a fix belongs to the
-detector (no peak), to the weak-peak rules (``vision/row_support.py``) or to the classifier
-(the weak box read unsure) decides what to train (session 28).
+recognizer does not report (IoU under ``IOU``, matched as ``mjscore eval`` does), the detector's
+heat under it and what became of the weak peak on it. Why: the backs are issue 17's weakest
+kind, and whether a fix belongs to the detector (no peak), to the weak-peak rules
+(``vision/row_support.py``) or to the classifier (the weak box read unsure) decides what to
+train (session 28).
 
     python benchmarks/missed_backs.py data/eval/synth_choose
     MJSCORE_MODELS_DIR=DIR python benchmarks/missed_backs.py data/eval/synth_choose   # another models folder
@@ -23,7 +24,7 @@ from mjscore.vision import models
 from mjscore.vision.boxes import iou_matrix
 from mjscore.vision.classifier import classify_boxes, ranked, read_confidence
 from mjscore.vision.detector import STRIDE, _flip_tested, _forward, detect_any_aspect
-from mjscore.vision.evaluate import dataset_tokens, labelled_tiles
+from mjscore.vision.evaluate import IOU, dataset_tokens, labelled_tiles
 from mjscore.vision.imageio import load_image
 from mjscore.vision.recognizer import recognize_image
 from mjscore.vision.row_support import _inside, back_runs, continues_a_row
@@ -67,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         total += len(backs)
         shown = np.array([t.box for t in recognize_image(rgb)], float).reshape(-1, 4)
         truth = np.array(backs, float)
-        missed = [j for j in range(len(backs)) if not shown.size or iou_matrix(truth[j:j + 1], shown).max() < 0.5]
+        missed = [j for j in range(len(backs)) if not shown.size or iou_matrix(truth[j:j + 1], shown).max() < IOU]
         if not missed:
             continue
         view = detect_any_aspect(rgb, tile_likeness=read_confidence)
@@ -80,9 +81,9 @@ def main(argv: list[str] | None = None) -> int:
         for j, heat in zip(missed, heats):
             on_strong = iou_matrix(truth[j:j + 1], strong)[0] if strong.size else np.zeros(0)
             on_weak = iou_matrix(truth[j:j + 1], weak)[0] if weak.size else np.zeros(0)
-            if on_strong.size and on_strong.max() >= 0.5:
+            if on_strong.size and on_strong.max() >= IOU:
                 why = "strong box found, lost later"
-            elif not on_weak.size or on_weak.max() < 0.5:
+            elif not on_weak.size or on_weak.max() < IOU:
                 why = "no weak box on it"
             else:
                 i = int(on_weak.argmax())

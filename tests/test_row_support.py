@@ -79,24 +79,6 @@ def test_a_sure_face_of_the_photos_tile_size_is_kept_anywhere():
     assert supported_weak(weak, row, read, 0.6, sure_probability=0.9) == [0]
 
 
-def test_a_lone_sure_back_of_the_photos_tile_size_is_kept_only_with_its_own_setting():
-    row = _row(3, x0=100)                                    # tiles 30 x 40
-    back, unsure, white, big, cut = ((400, 300, 430, 340), (500, 300, 530, 340), (600, 300, 630, 340),
-                                     (400, 100, 460, 180), (0, 300, 30, 340))
-    weak = [back, unsure, white, big, cut]
-    reads = {back: ("X", 0.97), unsure: ("X", 0.8), white: ("Wh", 0.99), big: ("X", 0.99), cut: ("X", 0.99)}
-
-    def read(boxes):
-        return [reads[b] for b in boxes]
-
-    frame = (800, 600)
-    assert supported_weak(weak, row, read, 0.6, sure_probability=0.9, frame=frame) == []
-    # the sure back of the tiles' size is kept; an unsure back, a blank white, a back of twice
-    # the size and one cut by the photo's edge are not
-    assert supported_weak(weak, row, read, 0.6, frame=frame, lone_back_probability=0.95) == [0]
-    assert supported_weak(weak, row, read, 0.6, frame=frame, lone_back_probability=0.75) == [0, 1]
-
-
 def test_neighbours_stand_side_by_side_one_pitch_apart_never_corner_to_corner():
     from mjscore.vision.row_support import next_to
 

@@ -25,13 +25,6 @@ as ``X`` at 0.9 and more. A weak box read ``X`` with at least ``weak_back_probab
 when at least ``weak_back_run`` - 1 other such boxes of its size lie next to it in a chain (one
 pitch apart, side by side: :func:`next_to`).
 A patch of plain table may read ``X`` alone; a run of tile-sized, tile-pitched ones is a rack.
-Session 28: a back lying alone. On the synthetic choice batch 16 of the 27 missed backs had a
-weak peak on them, most in no row and no run (scattered tiles, a back at a hand's end); a weak
-box of the photo's tile size, clear of the frame's edge, read ``X`` with at least
-``weak_lone_back_probability`` is kept. Measured, not shipped (off without the setting): at 0.9
-the choice sets gained 4 backs of 46 for about as many wrong tiles, and the report sets lost
-(leo-riichi-v5, which has no backs, 0.9144 -> 0.9113: face-up tiles read ``X``; models/README.md,
-session 28).
 Pure geometry here; the recognizer supplies the classifier's reads."""
 
 from __future__ import annotations
@@ -130,8 +123,7 @@ def back_runs(boxes: list, min_run: int) -> list[int]:
 def supported_weak(weak_boxes: list, tiles: list, read, min_probability: float,
                    face_probability: float | None = None, sure_probability: float | None = None,
                    back_probability: float | None = None, back_run: int = 3,
-                   frame: tuple[int, int] | None = None,
-                   lone_back_probability: float | None = None) -> list[int]:
+                   frame: tuple[int, int] | None = None) -> list[int]:
     """Indices of weak boxes to keep: those that continue a row of ``tiles`` (found boxes) and
     that ``read(boxes) -> [(kind, probability)]`` reads as a faceless kind with at least
     ``min_probability`` (or as any kind with at least ``face_probability``, where given);
@@ -140,8 +132,7 @@ def supported_weak(weak_boxes: list, tiles: list, read, min_probability: float,
     that form runs of at least ``back_run`` (:func:`back_runs`), none touching the edge of the
     ``frame`` (width, height: a patch cut off by the border is no evidence of a tile), and where ``sure_probability`` is
     given, any other weak box of the photo's tile size (:func:`of_the_photos_size`) read as a face
-    kind with at least that, or, where ``lone_back_probability`` is given, as ``X`` with at least
-    that (clear of the frame's edge, like the runs)."""
+    kind with at least that."""
     found = list(tiles)
     kept: list[int] = []
     left = list(range(len(weak_boxes)))
@@ -167,13 +158,10 @@ def supported_weak(weak_boxes: list, tiles: list, read, min_probability: float,
         run = [backs[k] for k in back_runs([weak_boxes[i] for i in backs], back_run)]
         kept += run
         found += [weak_boxes[i] for i in run]
-    if sure_probability is not None or lone_back_probability is not None:
+    if sure_probability is not None:
         sized = [i for i in range(len(weak_boxes))
                  if i not in kept and of_the_photos_size(weak_boxes[i], found)]
         if sized:
             reads = read([weak_boxes[i] for i in sized])
-            kept += [i for i, (kind, p) in zip(sized, reads)
-                     if (sure_probability is not None and kind not in FACELESS and p >= sure_probability)
-                     or (lone_back_probability is not None and kind == BACK and p >= lone_back_probability
-                         and (frame is None or _inside(weak_boxes[i], frame)))]
+            kept += [i for i, (kind, p) in zip(sized, reads) if kind not in FACELESS and p >= sure_probability]
     return sorted(kept)
