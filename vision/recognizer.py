@@ -12,6 +12,7 @@ from .boxes import rescale
 from .closeup import few_tiles
 from .errors import ImageError
 from .reading import tiles_from_reads
+from .one_of_each import one_of_each
 from ..scoring.tiles import BACK
 from .types import PhotoRead, TileRead
 
@@ -70,7 +71,9 @@ def with_row_supported(view, reads: list, embed: bool = False):
 
 def _read_tiles(rgb: np.ndarray, timing: dict, tile_set=None) -> list[TileRead]:
     tiles = with_turned(rgb, _read_view(rgb, timing, tile_set), timing, tile_set)
-    return above_floor(with_framed(rgb, tiles, timing, tile_set))
+    tiles = above_floor(with_framed(rgb, tiles, timing, tile_set))
+    # one of each flower and season (vision.one_of_each); after the floor, so no tile is lost
+    return one_of_each(tiles) if models.settings().get("one_of_each") else tiles
 
 
 def above_floor(tiles: list[TileRead]) -> list[TileRead]:
