@@ -62,7 +62,8 @@ def with_row_supported(view, reads: list, embed: bool = False):
     kept = supported_weak(weak_boxes, [d.box for d in view.detections], read, min_p,
                           cfg.get("weak_face_probability"), cfg.get("weak_sure_probability"),
                           cfg.get("weak_back_probability"), cfg.get("weak_back_run", 3),
-                          (view.rgb.shape[1], view.rgb.shape[0]))
+                          (view.rgb.shape[1], view.rgb.shape[0]),
+                          frozenset(i for i, d in enumerate(view.weak) if d.score < cfg.get("weak_threshold", 0)))
     if not kept:
         return view, reads
     view = AspectView(view.rgb, view.fx, view.fy, view.detections + [view.weak[i] for i in kept], view.weak)
