@@ -122,19 +122,9 @@ def detect_with_weak(rgb: np.ndarray, det_size: int | None = None, threshold: fl
 
 
 def _weak(p: _Pass, shape, threshold: float) -> list[Detection]:
-    """Peaks from ``weak_threshold`` up to the threshold (at most ``weak_max``), then, where
-    ``weak_back_threshold`` is set, the fainter peaks from it up to ``weak_threshold`` (at most
-    ``weak_back_max``): candidates for a run of backs only (vision.row_support), told apart by
-    their score."""
     cfg = models.settings()
     floor = cfg.get("weak_threshold")
-    if not floor:
-        return []
-    weak = _decode(p, shape, floor, max_tiles=cfg.get("weak_max", 40), below=threshold)
-    back_floor = cfg.get("weak_back_threshold")
-    if back_floor and back_floor < floor:
-        weak += _decode(p, shape, back_floor, max_tiles=cfg.get("weak_back_max", 60), below=floor)
-    return weak
+    return _decode(p, shape, floor, max_tiles=cfg.get("weak_max", 40), below=threshold) if floor else []
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ from .boxes import rescale
 from .closeup import few_tiles
 from .errors import ImageError
 from .reading import tiles_from_reads
-from .one_of_each import one_of_each
 from ..scoring.tiles import BACK
 from .types import PhotoRead, TileRead
 
@@ -62,8 +61,7 @@ def with_row_supported(view, reads: list, embed: bool = False):
     kept = supported_weak(weak_boxes, [d.box for d in view.detections], read, min_p,
                           cfg.get("weak_face_probability"), cfg.get("weak_sure_probability"),
                           cfg.get("weak_back_probability"), cfg.get("weak_back_run", 3),
-                          (view.rgb.shape[1], view.rgb.shape[0]),
-                          frozenset(i for i, d in enumerate(view.weak) if d.score < cfg.get("weak_threshold", 0)))
+                          (view.rgb.shape[1], view.rgb.shape[0]))
     if not kept:
         return view, reads
     view = AspectView(view.rgb, view.fx, view.fy, view.detections + [view.weak[i] for i in kept], view.weak)
@@ -72,9 +70,7 @@ def with_row_supported(view, reads: list, embed: bool = False):
 
 def _read_tiles(rgb: np.ndarray, timing: dict, tile_set=None) -> list[TileRead]:
     tiles = with_turned(rgb, _read_view(rgb, timing, tile_set), timing, tile_set)
-    tiles = above_floor(with_framed(rgb, tiles, timing, tile_set))
-    # one of each flower and season (vision.one_of_each); after the floor, so no tile is lost
-    return one_of_each(tiles) if models.settings().get("one_of_each") else tiles
+    return above_floor(with_framed(rgb, tiles, timing, tile_set))
 
 
 def above_floor(tiles: list[TileRead]) -> list[TileRead]:

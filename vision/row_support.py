@@ -123,7 +123,7 @@ def back_runs(boxes: list, min_run: int) -> list[int]:
 def supported_weak(weak_boxes: list, tiles: list, read, min_probability: float,
                    face_probability: float | None = None, sure_probability: float | None = None,
                    back_probability: float | None = None, back_run: int = 3,
-                   frame: tuple[int, int] | None = None, faint: frozenset = frozenset()) -> list[int]:
+                   frame: tuple[int, int] | None = None) -> list[int]:
     """Indices of weak boxes to keep: those that continue a row of ``tiles`` (found boxes) and
     that ``read(boxes) -> [(kind, probability)]`` reads as a faceless kind with at least
     ``min_probability`` (or as any kind with at least ``face_probability``, where given);
@@ -132,11 +132,10 @@ def supported_weak(weak_boxes: list, tiles: list, read, min_probability: float,
     that form runs of at least ``back_run`` (:func:`back_runs`), none touching the edge of the
     ``frame`` (width, height: a patch cut off by the border is no evidence of a tile), and where ``sure_probability`` is
     given, any other weak box of the photo's tile size (:func:`of_the_photos_size`) read as a face
-    kind with at least that. The ``faint`` boxes (indices: peaks under ``weak_threshold``, from
-    ``weak_back_threshold``) count only in runs of backs."""
+    kind with at least that."""
     found = list(tiles)
     kept: list[int] = []
-    left = [i for i in range(len(weak_boxes)) if i not in faint]
+    left = list(range(len(weak_boxes)))
     while left:
         near = [i for i in left if continues_a_row(weak_boxes[i], found)]
         if not near:
@@ -161,7 +160,7 @@ def supported_weak(weak_boxes: list, tiles: list, read, min_probability: float,
         found += [weak_boxes[i] for i in run]
     if sure_probability is not None:
         sized = [i for i in range(len(weak_boxes))
-                 if i not in kept and i not in faint and of_the_photos_size(weak_boxes[i], found)]
+                 if i not in kept and of_the_photos_size(weak_boxes[i], found)]
         if sized:
             reads = read([weak_boxes[i] for i in sized])
             kept += [i for i, (kind, p) in zip(sized, reads) if kind not in FACELESS and p >= sure_probability]
