@@ -290,3 +290,68 @@ def test_a_few_tiles_are_read_at_more_crop_contexts(monkeypatch):
     alone = {c: table_read(c) for c in (1.0, 1.15, 1.35)}
     assert alone[1.0] < alone[1.35]                             # more table read at the wider context
     assert table_read(1.15, contexts=(1.0, 1.35)) == pytest.approx(np.mean(list(alone.values())))
+
+
+def _table_reader(monkeypatch, settings):
+    """A stand-in classifier that reads a crop's share of green table as the second kind
+    (and counts the crops it is given), on a white tile in a green table."""
+    from mjscore.vision import classifier, models
+    from mjscore.vision.classifier import KindRead
+
+    monkeypatch.setattr(models, "settings", lambda: settings)
+    monkeypatch.setattr(classifier, "with_bonus_reader", lambda probs, crops: probs)
+    seen = []
+
+    def stand_in(crops, embed=False):
+        seen.append(len(crops))
+        out = []
+        for c in crops:
+            table = float((c[..., 1] > 100).mean())
+            probs = np.zeros(len(KINDS)); probs[0], probs[1] = 1 - table, table
+            out.append(KindRead(probs, np.array([1.0, 0, 0, 0])))
+        return out
+    monkeypatch.setattr(classifier, "classify_crops", stand_in)
+    rgb = np.zeros((200, 400, 3), np.uint8); rgb[..., 1] = 160
+    rgb[60:140, 70:130] = (255, 0, 255)
+    rgb[60:140, 270:330] = (255, 0, 255)
+    return rgb, [(70, 60, 130, 140), (270, 60, 330, 140)], seen
+
+
+def test_more_contexts_folded_into_a_read_equal_reading_them_all_at_once(monkeypatch):
+    """``with_contexts`` adds the extra crop contexts to reads already made, as
+    ``classify_boxes(contexts=...)`` would have read them, without reading the first context again."""
+    from mjscore.vision import classifier
+
+    settings = {"crop_size": 32, "crop_context": 1.15, "cls_turns": 4}
+    rgb, boxes, seen = _table_reader(monkeypatch, settings)
+    at_once = classifier.classify_boxes(rgb, boxes, contexts=(1.0, 1.35))
+    first = classifier.classify_boxes(rgb, boxes)
+    seen.clear()
+    folded = classifier.with_contexts(rgb, boxes, first, (1.0, 1.35))
+    assert sum(seen) == 2 * 4 * len(boxes)                     # two contexts at four turns, no more
+    for a, b in zip(at_once, folded):
+        np.testing.assert_allclose(a.probs, b.probs)
+    assert folded[0].probs[1] != pytest.approx(first[0].probs[1])     # the contexts did change the read
+    assert classifier.with_contexts(rgb, boxes, first, ()) == first
+
+
+def test_only_unsure_reads_of_a_hand_are_read_again_at_more_contexts(monkeypatch):
+    """``cls_unsure_below``: a read whose top probability is under it gets the extra contexts
+    ``cls_unsure_contexts``; a sure read is kept as it is; without the settings nothing changes."""
+    from mjscore.vision import classifier, recognizer
+    from mjscore.vision.classifier import KindRead
+    from mjscore.vision.detector import AspectView, Detection
+
+    settings = {"crop_size": 32, "crop_context": 1.15, "cls_turns": 1,
+                "cls_unsure_contexts": [1.0, 1.35], "cls_unsure_below": 0.9}
+    rgb, boxes, seen = _table_reader(monkeypatch, settings)
+    view = AspectView(rgb, 1.0, 1.0, [Detection(b, 0.9) for b in boxes])
+    sure, unsure = (KindRead(np.eye(len(KINDS))[k] * p + (1 - p) / len(KINDS), np.array([1.0, 0, 0, 0]))
+                    for k, p in ((0, 0.99), (0, 0.5)))
+    out = recognizer.with_unsure_reread(view, [sure, unsure])
+    assert out[0] is sure and out[1] is not unsure
+    assert seen == [1, 1]                                     # one crop (the unsure tile) per extra context
+    expected = classifier.with_contexts(rgb, [boxes[1]], [unsure], (1.0, 1.35))[0].probs
+    np.testing.assert_allclose(out[1].probs, expected)
+    del settings["cls_unsure_below"]
+    assert recognizer.with_unsure_reread(view, [sure, unsure]) == [sure, unsure]

@@ -85,6 +85,22 @@ def classify_boxes(rgb: np.ndarray, boxes, turns: int | None = None, embed: bool
     return out
 
 
+def with_contexts(rgb: np.ndarray, boxes, reads: list, contexts: tuple, turns: int | None = None) -> list:
+    """``reads`` (of ``boxes``, by :func:`classify_boxes` at the one default context) with the
+    kind probabilities of more crop ``contexts`` averaged in, each context read at ``turns``
+    quarter turns (default ``cls_turns``) and weighing as much as the first read's turns
+    together: the same average :func:`classify_boxes` takes with ``contexts``, without
+    reading the first context again. Orientation and embeddings stay the first read's."""
+    if not len(boxes) or not contexts:
+        return list(reads)
+    turns = turns or models.settings().get("cls_turns", 1)
+    ks = {1: [0], 2: [0, 2], 4: [0, 1, 2, 3]}[turns]
+    more = [np.mean([[r.probs for r in classify_crops(np.ascontiguousarray(np.rot90(_crops(rgb, boxes, c), k, axes=(1, 2))))]
+                     for k in ks], axis=0) for c in contexts]
+    return [KindRead(np.mean([read.probs] + [m[i] for m in more], axis=0), read.orient, read.embedding)
+            for i, read in enumerate(reads)]
+
+
 def closeup_contexts(n_boxes: int) -> tuple:
     """The extra crop contexts to read a photo's ``n_boxes`` found tiles with:
     ``cls_closeup_contexts`` in recognizer.json where fewer than ``closeup_min_tiles`` tiles were
@@ -92,8 +108,9 @@ def closeup_contexts(n_boxes: int) -> tuple:
     and a misread costs the whole answer, while the crops are few (reading each at two more
     contexts costs a few ms); the classifier is surer of a kind that all three crops agree on,
     and less sure where a cut or tilted tile reads one way close and another with more table
-    around it. Hand photos (and the weak peaks' reads) are read as before: there the reads cost
-    three times over and the weak backs' thresholds were set on one context."""
+    around it. In hand photos only the unsure reads get the extra contexts (session 29,
+    :func:`vision.recognizer.with_unsure_reread`); the weak peaks' reads keep one context, on
+    which the weak backs' thresholds were set."""
     from .closeup import few_tiles
 
     extra = models.settings().get("cls_closeup_contexts")

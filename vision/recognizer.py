@@ -28,13 +28,47 @@ def detect_and_classify(rgb: np.ndarray, timing: dict | None = None, embed: bool
     view = detect_any_aspect(rgb, tile_likeness=read_confidence)
     t1 = time.perf_counter()
     # read the tiles where they were found: in a squeezed view a stretched tile is tile-shaped again
-    reads = classify_boxes(view.rgb, [d.box for d in view.detections], embed=embed,
-                           contexts=closeup_contexts(len(view.detections)))
+    contexts = closeup_contexts(len(view.detections))
+    reads = classify_boxes(view.rgb, [d.box for d in view.detections], embed=embed, contexts=contexts)
+    if not contexts:
+        reads = with_unsure_reread(view, reads)
     view, reads = with_row_supported(view, reads, embed)
     if timing is not None:
         timing["detect"] = (t1 - t0) * 1000
         timing["classify"] = (time.perf_counter() - t1) * 1000
     return view, reads
+
+
+def with_unsure_reread(view, reads: list) -> list:
+    """``reads`` with each one whose top probability is under ``cls_unsure_below``
+    (recognizer.json; off without it) read again at the extra crop contexts
+    ``cls_unsure_contexts`` and averaged in, as every tile of a close-up is
+    (:func:`vision.classifier.with_contexts`; ``cls_unsure_turns`` quarter turns each, default
+    ``cls_turns``).
+
+    DECISION (session 29): in a hand photo only the tiles the classifier is unsure of are read
+    at the two more contexts (a tight crop and one with more table around it); a sure read
+    stays as it is, so the cost is a few crops per unsure tile (8 at 0.6 ms on 2 cores), not
+    three times every read. The contexts and gate are the close-up's, not searched: 0.9 and
+    "every tile" read the same; one context alone, or the two at 2 turns, kept little of the
+    gain. Measured (models/README.md "Experiment log: session 29"): synth_choose 0.8262 ->
+    0.8363 (flowers/seasons 0.880 -> 0.891, wrong tiles shown >= 0.6 0.33 -> 0.29), chinese-v4
+    valid 0.9794 -> 0.9799, exact hands of seed 2 58 -> 62; leo-riichi-v5 0.9144 -> 0.9195."""
+    from .classifier import with_contexts
+
+    cfg = models.settings()
+    extra, below = cfg.get("cls_unsure_contexts"), cfg.get("cls_unsure_below")
+    if not extra or not below:
+        return reads
+    idx = [i for i, r in enumerate(reads) if r.probs.max() < below]
+    if not idx:
+        return reads
+    again = with_contexts(view.rgb, [view.detections[i].box for i in idx], [reads[i] for i in idx],
+                          tuple(extra), cfg.get("cls_unsure_turns"))
+    out = list(reads)
+    for i, r in zip(idx, again):
+        out[i] = r
+    return out
 
 
 def with_row_supported(view, reads: list, embed: bool = False):
