@@ -350,7 +350,7 @@ def test_only_unsure_reads_of_a_hand_are_read_again_at_more_contexts(monkeypatch
                     for k, p in ((0, 0.99), (0, 0.5)))
     out = recognizer.with_unsure_reread(view, [sure, unsure])
     assert out[0] is sure and out[1] is not unsure
-    assert seen == [1, 1]                                     # one crop (the unsure tile) per extra context
+    assert seen == [2]                     # the unsure tile alone, at the two extra contexts, in one batch
     expected = classifier.with_contexts(rgb, [boxes[1]], [unsure], (1.0, 1.35))[0].probs
     np.testing.assert_allclose(out[1].probs, expected)
     del settings["cls_unsure_below"]

@@ -95,8 +95,11 @@ def with_contexts(rgb: np.ndarray, boxes, reads: list, contexts: tuple, turns: i
         return list(reads)
     turns = turns or models.settings().get("cls_turns", 1)
     ks = {1: [0], 2: [0, 2], 4: [0, 1, 2, 3]}[turns]
-    more = [np.mean([[r.probs for r in classify_crops(np.ascontiguousarray(np.rot90(_crops(rgb, boxes, c), k, axes=(1, 2))))]
-                     for k in ks], axis=0) for c in contexts]
+    crops = [_crops(rgb, boxes, c) for c in contexts]
+    # every context at every turn in one batch (few boxes: one call, not one per view)
+    probs = np.array([r.probs for r in classify_crops(np.concatenate(
+        [np.rot90(c, k, axes=(1, 2)) for c in crops for k in ks]))]).reshape(len(contexts), len(ks), len(boxes), -1)
+    more = probs.mean(axis=1)                                  # contexts x boxes x kinds
     return [KindRead(np.mean([read.probs] + [m[i] for m in more], axis=0), read.orient, read.embedding)
             for i, read in enumerate(reads)]
 
