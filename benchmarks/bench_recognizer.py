@@ -14,8 +14,13 @@ many it laid out depended on the size the photo was shrunk to; a photo without a
 still gets that fixed context (``--photo`` with any other photo: worst case, an invalid hand).
 ``recognize_file`` alone keeps ``photo_4.jpg`` by default, the photo of the earlier figures.
 
+``--without KEY[,KEY...]`` prices recognizer.json settings: each run is paired with one made
+in the same process with those settings left out (the two alternate, so the machine's drift
+hits both), and the median of the paired differences is reported beside both medians.
+
     python benchmarks/bench_recognizer.py [--runs 15] [--json data/bench/recognizer.json]
     python benchmarks/bench_recognizer.py --runs 7 --scan --size 2400x1600
+    python benchmarks/bench_recognizer.py --runs 25 --scan --without cls_unsure_contexts
 """
 
 from __future__ import annotations
@@ -44,10 +49,13 @@ def main() -> None:
     ap.add_argument("--size", default="4000x3000", help="photo size WxH (default: 12 MP)")
     ap.add_argument("--scan", action="store_true", help="the whole scan, file to JSON, not only the read")
     ap.add_argument("--photo", type=Path, help="photo to upscale (default: photo_4, or photo_3 with --scan)")
+    ap.add_argument("--without", default="", metavar="KEY[,KEY...]",
+                    help="also time each run without these recognizer.json settings, paired")
     args = ap.parse_args()
     from PIL import Image
 
     from mjscore import vision
+    from mjscore.vision import models
     from mjscore.handscan.context import make_context, read_sidecar, sidecar_path
     from mjscore.handscan.pipeline import scan_photo
 
@@ -71,12 +79,29 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         photo = Path(tmp) / f"phone_{width}x{height}.jpg"
         Image.open(sample).convert("RGB").resize((width, height), Image.BICUBIC).save(photo, quality=92)
-        run(photo)                                        # warm-up: loads the models
-        seconds, stages = [], []
+        shipped = models.settings
+        dropped = [k for k in args.without.split(",") if k]
+        unknown = [k for k in dropped if k not in shipped()]
+        if unknown:
+            raise SystemExit(f"--without: {unknown[0]!r} is not a setting of recognizer.json")
+        lighter = {k: v for k, v in shipped().items() if k not in dropped}
+
+        def timed(settings=None):
+            if settings is not None:
+                models.settings = lambda *a, **k: settings
+            try:
+                t0 = time.perf_counter()
+                read = run(photo)
+                return time.perf_counter() - t0, read
+            finally:
+                models.settings = shipped
+        timed()                                           # warm-up: loads the models
+        seconds, stages, without = [], [], []
         for _ in range(args.runs):
-            t0 = time.perf_counter()
-            read = run(photo)
-            seconds.append(time.perf_counter() - t0)
+            if dropped:
+                without.append(timed(lighter)[0])
+            t, read = timed()
+            seconds.append(t)
             stages.append(read.timing_ms)
     what = "scan_photo + to_json (file to JSON)" if args.scan else "recognize_file"
     result = {
@@ -90,6 +115,9 @@ def main() -> None:
         "max_seconds": round(max(seconds), 4),
         "median_stage_ms": {k: round(statistics.median(s[k] for s in stages), 1) for k in stages[0]},
         "tiles_found": len(read.tiles),
+        "without": {"settings": dropped, "median_seconds": round(statistics.median(without), 4),
+                    "median_paired_difference": round(statistics.median(
+                        [a - b for a, b in zip(seconds, without)]), 4)} if dropped else None,
         "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
         "python": platform.python_version(),
     }
@@ -98,6 +126,10 @@ def main() -> None:
     print(f"median {result['median_seconds']:.3f} s per {width}x{height} photo ({what}) "
           f"(stages {result['median_stage_ms']}){'; scan ' + str(scanned) if scanned else ''}; "
           f"written to {args.json}")
+    if dropped:
+        w = result["without"]
+        print(f"without {', '.join(dropped)}: median {w['median_seconds']:.3f} s; "
+              f"median paired difference (with - without) {w['median_paired_difference'] * 1000:+.1f} ms")
 
 
 if __name__ == "__main__":
