@@ -25,6 +25,7 @@ class KindRead:
 
 
 OUTPUTS = ["kind_logits", "orient_logits"]
+QUARTER_TURNS = {1: (0,), 2: (0, 2), 4: (0, 1, 2, 3)}     # test-time turns for cls_turns = 1, 2, 4
 EMBEDDING = "embedding"      # the neck features both heads read (vision/training/add_embedding.py)
 
 
@@ -67,7 +68,7 @@ def classify_boxes(rgb: np.ndarray, boxes, turns: int | None = None, embed: bool
         return []
     turns = turns or models.settings().get("cls_turns", 1)
     crops = _crops(rgb, boxes)
-    ks = {1: [0], 2: [0, 2], 4: [0, 1, 2, 3]}[turns]
+    ks = QUARTER_TURNS[turns]
     reads = [classify_crops(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))), embed=embed) for k in ks]
     more = [classify_crops(np.ascontiguousarray(np.rot90(_crops(rgb, boxes, c), k, axes=(1, 2))))
             for c in contexts for k in ks]
@@ -94,7 +95,7 @@ def with_contexts(rgb: np.ndarray, boxes, reads: list, contexts: tuple, turns: i
     if not len(boxes) or not contexts:
         return list(reads)
     turns = turns or models.settings().get("cls_turns", 1)
-    ks = {1: [0], 2: [0, 2], 4: [0, 1, 2, 3]}[turns]
+    ks = QUARTER_TURNS[turns]
     crops = [_crops(rgb, boxes, c) for c in contexts]
     # every context at every turn in one batch (few boxes: one call, not one per view)
     probs = np.array([r.probs for r in classify_crops(np.concatenate(
