@@ -70,9 +70,9 @@ def classify_boxes(rgb: np.ndarray, boxes, turns: int | None = None, embed: bool
     crops = _crops(rgb, boxes)
     ks = QUARTER_TURNS[turns]
     reads = [classify_crops(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))), embed=embed) for k in ks]
-    more = [classify_crops(np.ascontiguousarray(np.rot90(_crops(rgb, boxes, c), k, axes=(1, 2))))
-            for c in contexts for k in ks]
-    all_probs = np.array([np.mean([r[i].probs for r in reads + more], axis=0) for i in range(len(boxes))])
+    all_probs = np.array([np.mean([r[i].probs for r in reads], axis=0) for i in range(len(boxes))])
+    if contexts:       # each context weighs as much as the first one's turns together
+        all_probs = np.concatenate([all_probs[None], _context_probs(rgb, boxes, contexts, ks)]).mean(axis=0)
     # flowers and seasons get a second opinion that reads the cues every set shares
     if bonus_reader:
         all_probs = with_bonus_reader(all_probs, crops)
@@ -94,15 +94,18 @@ def with_contexts(rgb: np.ndarray, boxes, reads: list, contexts: tuple, turns: i
     reading the first context again. Orientation and embeddings stay the first read's."""
     if not len(boxes) or not contexts:
         return list(reads)
-    turns = turns or models.settings().get("cls_turns", 1)
-    ks = QUARTER_TURNS[turns]
-    crops = [_crops(rgb, boxes, c) for c in contexts]
-    # every context at every turn in one batch (few boxes: one call, not one per view)
-    probs = np.array([r.probs for r in classify_crops(np.concatenate(
-        [np.rot90(c, k, axes=(1, 2)) for c in crops for k in ks]))]).reshape(len(contexts), len(ks), len(boxes), -1)
-    more = probs.mean(axis=1)                                  # contexts x boxes x kinds
+    more = _context_probs(rgb, boxes, contexts, QUARTER_TURNS[turns or models.settings().get("cls_turns", 1)])
     return [KindRead(np.mean([read.probs] + [m[i] for m in more], axis=0), read.orient, read.embedding)
             for i, read in enumerate(reads)]
+
+
+def _context_probs(rgb: np.ndarray, boxes, contexts: tuple, ks: tuple) -> np.ndarray:
+    """Kind probabilities (contexts x boxes x kinds) of the boxes cropped at each of
+    ``contexts``, averaged over the quarter turns ``ks``; every crop in one batch."""
+    crops = [_crops(rgb, boxes, c) for c in contexts]
+    probs = np.array([r.probs for r in classify_crops(np.concatenate(
+        [np.rot90(c, k, axes=(1, 2)) for c in crops for k in ks]))])
+    return probs.reshape(len(contexts), len(ks), len(boxes), -1).mean(axis=1)
 
 
 def closeup_contexts(n_boxes: int) -> tuple:
