@@ -189,32 +189,35 @@ def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None, model:
         return view
 
     plain = view_of(rgb, 1.0, 1.0)
+    judged, plain_fine = _judged_plain(plain, model, det_size)
     views = []
     for f in squeezes:
         for fx, fy in ((1.0 / f, 1.0), (1.0, 1.0 / f)):
             nw, nh = max(8, round(w * fx)), max(8, round(h * fy))
             views.append(view_of(cv2.resize(rgb, (nw, nh), interpolation=cv2.INTER_AREA), nw / w, nh / h))
     if tile_likeness is None:
-        best = max([plain] + views, key=lambda v: _evidence(v.detections))
+        best = max([judged] + views, key=lambda v: _evidence(v.detections))
     else:
         rivals = [v for v in views if v.detections
                   and _evidence(v.detections) >= gate * _evidence(plain.detections)]
-        best = plain
+        best = judged
         if rivals:
             # detections come best first: each view is judged on its ``sample`` best boxes
-            likeness = tile_likeness([(v.rgb, v.detections[:sample]) for v in [plain] + rivals])
+            likeness = tile_likeness([(v.rgb, v.detections[:sample]) for v in [judged] + rivals])
             weighed = [_evidence(v.detections) * float(np.mean(k)) if k else 0.0
-                       for v, k in zip([plain] + rivals, likeness)]
+                       for v, k in zip([judged] + rivals, likeness)]
             best_ev = margin * weighed[0]
             for v, ev in zip(rivals, weighed[1:]):
                 if ev > best_ev:
                     best, best_ev = v, ev
+    best = plain if best is judged else best
+    fine_pass = plain_fine if best is plain else None
     chosen = passes[id(best)]
     if cfg.get("det_flip"):
         chosen = _flip_tested(chosen, model)
         best = AspectView(best.rgb, best.fx, best.fy, _decode(chosen, best.rgb.shape, threshold))
     fine, weak = with_small_tiles(best.rgb, best.detections, _weak(chosen, best.rgb.shape, threshold), model,
-                                  det_size)
+                                  det_size, fine_pass=fine_pass)
     fine, weak = with_zoom(best.rgb, fine, weak, model, det_size)
     view = AspectView(best.rgb, best.fx, best.fy, fine, tuple(weak))
     if tile_likeness is not None and closeup:
@@ -227,6 +230,27 @@ def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None, model:
         if read_coarser and not _read_surely(view, tile_likeness, sure, sample):
             return detect_any_aspect(rgb, squeezes, tile_likeness, model, closeup, det_size=int(coarse))
     return view
+
+
+def _judged_plain(plain: AspectView, model: str, det_size: int) -> tuple[AspectView, tuple | None]:
+    """The plain view as the view choice weighs it: with ``view_plain_fine`` set, a photo whose
+    first pass found no box at all is weighed by its finer pass's boxes (:func:`with_small_tiles`),
+    which it gets anyway once chosen. Returns that view and the finer pass (boxes, weak peaks)
+    for reuse, or (plain, None).
+
+    Why (session 30): a photo of tiles too small for the first pass (a hand laid far off: 640 px
+    synthetic photos with 12-15 px tiles, a 4000 x 3000 photo of a hand 640 px wide) has no plain
+    box, so a squeezed copy with one chance box won and the finer pass then ran on the squeezed
+    copy, where the tiles were lost for good. Measured, not shipped (setting off): synth_choose
+    0.8373 -> 0.8454, other choice sets level, but leo-riichi-v5 0.9195 -> 0.9140 and a squashed copy
+    of chinese-v4 valid 0.8841 -> 0.8827: photos stretched by an exporter, where the squeezed view
+    is right, can lose to the plain view's finer look (models/README.md, session 30)."""
+    cfg = models.settings()
+    if not cfg.get("view_plain_fine") or plain.detections or not _wants_finer(plain.detections, plain.rgb.shape, det_size):
+        return plain, None
+    fine_pass = detect_with_weak(plain.rgb, det_size=cfg["fine_det_size"], model=model)
+    fine, _ = with_small_tiles(plain.rgb, plain.detections, (), model, det_size, fine_pass=fine_pass)
+    return AspectView(plain.rgb, 1.0, 1.0, fine), fine_pass
 
 
 def _read_surely(view: AspectView, tile_likeness, sure: float, sample: int) -> bool:
@@ -491,26 +515,43 @@ def _long_side(d: Detection) -> float:
     return max(d.box[2] - d.box[0], d.box[3] - d.box[1])
 
 
+def _wants_finer(dets: list[Detection], shape, det_size: int) -> bool:
+    """Whether :func:`with_small_tiles` runs its finer pass: a photo bigger than the input
+    whose tiles at ``det_size`` are few (under 3) or small (median long side under 1.1 x
+    ``small_tile_px``)."""
+    cfg = models.settings()
+    h, w = shape[:2]
+    if not cfg.get("fine_det_size") or max(h, w) <= det_size:
+        return False
+    return len(dets) < 3 or _small_at(dets, shape, det_size)
+
+
+def _small_at(dets: list[Detection], shape, det_size: int) -> bool:
+    """Whether the boxes' median long side at ``det_size`` is under 1.1 x ``small_tile_px``."""
+    k = det_size / max(shape[:2])
+    return float(np.median([_long_side(d) * k for d in dets])) < 1.1 * models.settings().get("small_tile_px", 26)
+
+
 def with_small_tiles(rgb: np.ndarray, dets: list[Detection], weak: list[Detection] = (),
-                     model: str = models.DETECTOR, det_size: int | None = None) -> tuple[list, list]:
+                     model: str = models.DETECTOR, det_size: int | None = None,
+                     fine_pass: tuple | None = None) -> tuple[list, list]:
     """Second, finer pass for photos of small tiles. At ``det_size`` a tile under
     ``small_tile_px`` (26) pixels is often lost, while at a finer input the detector finds it
     but also sees more clutter. So when the tiles found are small (median under
     1.1 x ``small_tile_px``, or fewer than 3 found), the photo is detected again at
     ``fine_det_size`` (544) and the small boxes come from that pass, the big ones from the
     first (scale-aware merging, as in SNIP); photos of normal-sized tiles cost nothing extra.
-    Returns the detections and the weak peaks (``weak``, or the finer pass's when it ran)."""
+    Returns the detections and the weak peaks (``weak``, or the finer pass's when it ran).
+    ``fine_pass``: the finer pass's (boxes, weak peaks) when already run on this image."""
     cfg = models.settings()
     fine_size, small = cfg.get("fine_det_size"), cfg.get("small_tile_px", 26)
     h, w = rgb.shape[:2]
     det_size = det_size or cfg.get("det_size", DET_SIZE)
-    if not fine_size or max(h, w) <= det_size:
+    if not _wants_finer(dets, rgb.shape, det_size):
         return dets, list(weak)
     k = det_size / max(h, w)
     long_side = lambda d: _long_side(d) * k   # noqa: E731
-    if len(dets) >= 3 and float(np.median([long_side(d) for d in dets])) >= 1.1 * small:
-        return dets, list(weak)
-    fine, fine_weak = detect_with_weak(rgb, det_size=fine_size, model=model)
+    fine, fine_weak = fine_pass or detect_with_weak(rgb, det_size=fine_size, model=model)
     merged = [d for d in dets if long_side(d) >= 0.8 * small]
     merged += [d for d in fine if long_side(d) < small]
     if not merged:
