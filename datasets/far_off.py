@@ -1,0 +1,85 @@
+"""Hands laid far off: each photo of a YOLO folder pasted, shrunk, into a 4000 x 3000 table photo.
+
+Why (session 30): a phone photo taken from standing height shows the hand small in a 12 MP
+frame; at the detector's 320 px input its tiles are 3-6 px, below the scale band it learnt,
+and what finds them is the finer pass and the zoomed look (``vision.detector``). The bundled
+real photos pasted so are a set one may choose on (chinese-v4 valid; leo stays test-only). Each
+photo is scaled by a factor drawn from ``SCALES`` and placed at a random spot on a plain table
+colour with a soft light fall-off; the labels follow. Deterministic: same folder
+and seed, same files.
+
+    python -m mjscore.datasets.far_off data/clean/chinese-v4/valid data/eval/v4_far_off --seed 30
+    mjscore eval data/eval/v4_far_off
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+SCALES = (0.75, 1.0, 1.25)
+FRAME = (4000, 3000)
+
+
+def _table(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
+    """A plain felt-coloured table with a little noise and a soft light fall-off (BGR)."""
+    colour = rng.uniform(30, 170, 3)
+    yy, xx = np.mgrid[0:height:8, 0:width:8]
+    fall = 1.0 - 0.25 * (((xx - width / 2) / width) ** 2 + ((yy - height / 2) / height) ** 2)
+    small = (colour[None, None, :] * fall[..., None] + rng.normal(0, 4, fall.shape + (3,)))
+    import cv2
+
+    return cv2.resize(np.clip(small, 0, 255).astype(np.uint8), (width, height), interpolation=cv2.INTER_LINEAR)
+
+
+def far_off(src: Path, out: Path, seed: int = 30, scales=SCALES, frame=FRAME) -> int:
+    """Write the far-off copy of ``src`` (``data.yaml``, ``images/``, ``labels/``) to ``out``.
+    Returns the number of photos written."""
+    import cv2
+
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(exist_ok=True)
+    for f in src.iterdir():
+        if f.is_file():
+            shutil.copy(f, out / f.name)
+    rng = np.random.default_rng(seed)
+    width, height = frame
+    photos = sorted(p for p in (src / "images").iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    for p in photos:
+        image = cv2.imread(str(p))
+        if image is None:
+            raise ValueError(f"{p}: not a readable image")
+        s = float(rng.choice(scales))
+        small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+        h, w = small.shape[:2]
+        x0, y0 = int(rng.integers(0, width - w)), int(rng.integers(0, height - h))
+        canvas = _table(rng, width, height)
+        canvas[y0:y0 + h, x0:x0 + w] = small
+        cv2.imwrite(str(out / "images" / (p.stem + ".jpg")), canvas, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        rows = []
+        label = src / "labels" / (p.stem + ".txt")
+        for line in (label.read_text().splitlines() if label.exists() else []):
+            parts = line.split()
+            if len(parts) != 5:
+                continue
+            cx, cy, bw, bh = (float(v) for v in parts[1:])
+            rows.append(f"{parts[0]} {(x0 + cx * w) / width:.6f} {(y0 + cy * h) / height:.6f} "
+                        f"{bw * w / width:.6f} {bh * h / height:.6f}")
+        (out / "labels" / (p.stem + ".txt")).write_text("\n".join(rows) + ("\n" if rows else ""))
+    return len(photos)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("src", type=Path, help="YOLO folder: data.yaml, images/, labels/")
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--seed", type=int, default=30)
+    args = ap.parse_args()
+    print(f"{far_off(args.src, args.out, args.seed)} photos laid far off in {args.out}")
+
+
+if __name__ == "__main__":
+    main()
