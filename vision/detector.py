@@ -233,20 +233,24 @@ def detect_any_aspect(rgb: np.ndarray, squeezes=None, tile_likeness=None, model:
 
 
 def _judged_plain(plain: AspectView, model: str, det_size: int) -> tuple[AspectView, tuple | None]:
-    """The plain view as the view choice weighs it: with ``view_plain_fine`` set, a photo whose
-    first pass found no box at all is weighed by its finer pass's boxes (:func:`with_small_tiles`),
-    which it gets anyway once chosen. Returns that view and the finer pass (boxes, weak peaks)
-    for reuse, or (plain, None).
+    """The plain view as the view choice weighs it: a photo at least ``view_plain_fine`` pixels
+    on its long side whose first pass found no box at all is weighed by its finer pass's boxes
+    (:func:`with_small_tiles`), which it gets anyway once chosen. Returns that view and the finer
+    pass (boxes, weak peaks) for reuse, or (plain, None).
 
-    Why (session 30): a photo of tiles too small for the first pass (a hand laid far off: 640 px
-    synthetic photos with 12-15 px tiles, a 4000 x 3000 photo of a hand 640 px wide) has no plain
-    box, so a squeezed copy with one chance box won and the finer pass then ran on the squeezed
-    copy, where the tiles were lost for good. Measured, not shipped (setting off): synth_choose
-    0.8373 -> 0.8454, other choice sets level, but leo-riichi-v5 0.9195 -> 0.9140 and a squashed copy
-    of chinese-v4 valid 0.8841 -> 0.8827: photos stretched by an exporter, where the squeezed view
-    is right, can lose to the plain view's finer look (models/README.md, session 30)."""
+    Why (session 30): a photo of tiles too small for the first pass (a hand laid far off in a
+    12 MP photo: 3-6 px per tile at the 320 px input) has no plain box, so a squeezed copy with
+    one chance box won and the finer pass then ran on the squeezed copy, where the tiles were
+    lost for good. The squeezed views exist for pictures an exporter stretched, which come small
+    (dataset exports and screenshots of 640 px); there the squeeze can be right while the finer
+    look finds a few boxes, so small pictures keep the old choice (DECISION, session 30: measured
+    without the size bound, synth_choose 0.8373 -> 0.8454 but leo-riichi-v5 0.9195 -> 0.9140 on
+    two stretched screenshots, and the squashed chinese-v4 set 0.8841 -> 0.8827;
+    models/README.md, session 30)."""
     cfg = models.settings()
-    if not cfg.get("view_plain_fine") or plain.detections or not _wants_finer(plain.detections, plain.rgb.shape, det_size):
+    min_side = cfg.get("view_plain_fine")
+    if not min_side or max(plain.rgb.shape[:2]) < min_side or plain.detections \
+            or not _wants_finer(plain.detections, plain.rgb.shape, det_size):
         return plain, None
     fine_pass = detect_with_weak(plain.rgb, det_size=cfg["fine_det_size"], model=model)
     fine, _ = with_small_tiles(plain.rgb, plain.detections, (), model, det_size, fine_pass=fine_pass)
