@@ -14,11 +14,11 @@ and seed, same files.
 
 from __future__ import annotations
 
-import argparse
-import shutil
 from pathlib import Path
 
 import numpy as np
+
+from .derived import main as derived_main, read, start
 
 SCALES = (0.75, 1.0, 1.25)
 FRAME = (4000, 3000)
@@ -40,18 +40,11 @@ def far_off(src: Path, out: Path, seed: int = 30, scales=SCALES, frame=FRAME) ->
     Returns the number of photos written."""
     import cv2
 
-    (out / "images").mkdir(parents=True, exist_ok=True)
-    (out / "labels").mkdir(exist_ok=True)
-    for f in src.iterdir():
-        if f.is_file():
-            shutil.copy(f, out / f.name)
     rng = np.random.default_rng(seed)
     width, height = frame
-    photos = sorted(p for p in (src / "images").iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    photos = start(src, out)
     for p in photos:
-        image = cv2.imread(str(p))
-        if image is None:
-            raise ValueError(f"{p}: not a readable image")
+        image = read(p)
         s = float(rng.choice(scales))
         small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
         h, w = small.shape[:2]
@@ -73,12 +66,7 @@ def far_off(src: Path, out: Path, seed: int = 30, scales=SCALES, frame=FRAME) ->
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("src", type=Path, help="YOLO folder: data.yaml, images/, labels/")
-    ap.add_argument("out", type=Path)
-    ap.add_argument("--seed", type=int, default=30)
-    args = ap.parse_args()
-    print(f"{far_off(args.src, args.out, args.seed)} photos laid far off in {args.out}")
+    derived_main(__doc__, far_off, "laid far off in")
 
 
 if __name__ == "__main__":

@@ -13,11 +13,12 @@ files.
 
 from __future__ import annotations
 
-import argparse
 import shutil
 from pathlib import Path
 
 import numpy as np
+
+from .derived import main as derived_main, read, start
 
 FACTORS = (3, 5, 8)
 
@@ -28,17 +29,10 @@ def squash(src: Path, out: Path, seed: int = 30, factors=FACTORS) -> int:
     Returns the number of photos written."""
     import cv2
 
-    (out / "images").mkdir(parents=True, exist_ok=True)
-    (out / "labels").mkdir(exist_ok=True)
-    for f in src.iterdir():
-        if f.is_file():
-            shutil.copy(f, out / f.name)
     rng = np.random.default_rng(seed)
-    photos = sorted(p for p in (src / "images").iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    photos = start(src, out)
     for p in photos:
-        image = cv2.imread(str(p))
-        if image is None:
-            raise ValueError(f"{p}: not a readable image")
+        image = read(p)
         h, w = image.shape[:2]
         k, along_height = int(rng.choice(factors)), bool(rng.integers(0, 2) == 0)
         size = (w, max(8, h // k)) if along_height else (max(8, w // k), h)
@@ -50,12 +44,7 @@ def squash(src: Path, out: Path, seed: int = 30, factors=FACTORS) -> int:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("src", type=Path, help="YOLO folder: data.yaml, images/, labels/")
-    ap.add_argument("out", type=Path)
-    ap.add_argument("--seed", type=int, default=30)
-    args = ap.parse_args()
-    print(f"{squash(args.src, args.out, args.seed)} photos squashed into {args.out}")
+    derived_main(__doc__, squash, "squashed into")
 
 
 if __name__ == "__main__":

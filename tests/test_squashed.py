@@ -30,3 +30,15 @@ def test_same_seed_same_files_other_seed_other_squeezes(tmp_path):
     squash(SAMPLES, tmp_path / "c", seed=31)
     assert shapes(tmp_path / "a") == shapes(tmp_path / "b")
     assert shapes(tmp_path / "a") != shapes(tmp_path / "c")
+
+
+def test_an_unreadable_photo_is_named(tmp_path):
+    import shutil
+
+    import pytest
+
+    src = tmp_path / "src"
+    shutil.copytree(SAMPLES, src)
+    (src / "images" / "photo_0.jpg").write_bytes(b"not a jpeg")
+    with pytest.raises(ValueError, match="photo_0.jpg: not a readable image"):
+        squash(src, tmp_path / "out")
