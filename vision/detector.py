@@ -527,13 +527,8 @@ def _wants_finer(dets: list[Detection], shape, det_size: int) -> bool:
     h, w = shape[:2]
     if not cfg.get("fine_det_size") or max(h, w) <= det_size:
         return False
-    return len(dets) < 3 or _small_at(dets, shape, det_size)
-
-
-def _small_at(dets: list[Detection], shape, det_size: int) -> bool:
-    """Whether the boxes' median long side at ``det_size`` is under 1.1 x ``small_tile_px``."""
-    k = det_size / max(shape[:2])
-    return float(np.median([_long_side(d) * k for d in dets])) < 1.1 * models.settings().get("small_tile_px", 26)
+    k = det_size / max(h, w)
+    return len(dets) < 3 or float(np.median([_long_side(d) * k for d in dets])) < 1.1 * cfg.get("small_tile_px", 26)
 
 
 def with_small_tiles(rgb: np.ndarray, dets: list[Detection], weak: list[Detection] = (),
