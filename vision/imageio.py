@@ -17,10 +17,11 @@ One decoder for the CLI (files, :func:`load_image`) and the web (bytes, ``web.ph
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +46,9 @@ MAX_PIXELS = 60_000_000
 # ``Image.open``, so it is raised to this limit; every header is checked here instead.
 MAX_JPEG_PIXELS = 250_000_000
 MIN_SIDE = 8                    # fewer pixels than this on a side cannot hold a tile
+# The closer look (vision.closer) decodes the photo again at a finer scale: at most this many
+# pixels at once (a 48 MP JPEG is decoded at half scale from its DCT, 12 MP, about 36 MB).
+REGION_MAX_PIXELS = 16_000_000
 
 
 class ImageTooLarge(ImageError):
@@ -65,6 +69,18 @@ class LoadedImage:
     width: int                  # upright full-resolution size
     height: int
     scale: float                # rgb pixels per full-resolution pixel (<= 1)
+    # where the photo came from (a path, or the uploaded bytes): the closer look decodes a
+    # window of it again at a finer scale (:meth:`finer`); None for an array given as it is
+    source: str | Path | bytes | None = field(default=None, repr=False, compare=False)
+
+    def finer(self, window, factor: float) -> np.ndarray | None:
+        """The ``window`` (x0, y0, x1, y1 in ``rgb`` pixels) decoded again at up to ``factor`` times
+        ``rgb``'s resolution, never finer than the photo itself; None when the photo has no more
+        pixels than ``rgb`` or no source to decode again. See :func:`decode_region`."""
+        if self.source is None or self.scale >= 1.0 or factor <= 1.0:
+            return None
+        full = tuple(v / self.scale for v in window)
+        return decode_region(self.source, full, min(1.0, self.scale * factor))
 
 
 def size_problem(w: int, h: int, max_pixels: int = MAX_PIXELS, min_side: int = MIN_SIDE) -> ImageError | None:
@@ -198,6 +214,50 @@ def decode_checked(fp, formats=None, *, max_pixels: int = MAX_PIXELS, min_side: 
     return LoadedImage(arr, upright_w, upright_h, arr.shape[1] / upright_w)
 
 
+def decode_region(source: str | Path | bytes, window, scale: float,
+                  max_pixels: int = REGION_MAX_PIXELS) -> np.ndarray:
+    """The upright photo's ``window`` (x0, y0, x1, y1 in full-resolution pixels) as 8-bit RGB at
+    ``scale`` pixels per full-resolution pixel (<= 1), decoded again from ``source`` (a path or
+    the bytes). A JPEG is decoded from its DCT at the coarsest 1/2^k scale at or above ``scale``,
+    then the window is cut out and resized; the whole decode is kept under ``max_pixels`` (a
+    coarser ``scale`` where it would not be). The source was read once already
+    (:func:`decode_checked`), so a failure here is an :class:`ImageError` like any other."""
+    import cv2
+    from PIL import Image
+
+    fh = open_regular(source) if isinstance(source, (str, Path)) else io.BytesIO(source)
+    try:
+        with fh, warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            img = Image.open(fh)
+            w0, h0 = img.size
+            scale = min(scale, 1.0, (max_pixels / float(w0 * h0)) ** 0.5)
+            if img.format == "JPEG":
+                img.draft("RGB", (max(1, int(np.ceil(w0 * scale))), max(1, int(np.ceil(h0 * scale)))))
+            orientation = img.getexif().get(0x0112, 1)
+            img.load()
+            img = _to_8bit(img)
+            turn = _TURNS.get(orientation)
+            if turn is not None:
+                img = img.transpose(turn)
+            upright_w = h0 if orientation in (5, 6, 7, 8) else w0
+            k = img.size[0] / upright_w                   # decoded pixels per full-resolution pixel
+            x0, y0, x1, y1 = (int(round(v * k)) for v in window)
+            x0, y0 = max(0, x0), max(0, y0)
+            x1, y1 = min(img.size[0], max(x1, x0 + 1)), min(img.size[1], max(y1, y0 + 1))
+            rgb = np.asarray(_to_rgb(img.crop((x0, y0, x1, y1))))
+    except ImageError:
+        raise
+    except Exception as exc:                 # noqa: BLE001 - the decoder's own error, as decode_checked
+        detail = str(exc).strip()
+        raise ImageError("the image could not be decoded again for a closer look" + (f" ({detail})" if detail else "")) from None
+    want = (max(1, round((window[2] - window[0]) * scale)), max(1, round((window[3] - window[1]) * scale)))
+    if (rgb.shape[1], rgb.shape[0]) != want:
+        shrink = want[0] < rgb.shape[1]
+        rgb = cv2.resize(rgb, want, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+    return np.ascontiguousarray(rgb)
+
+
 def open_regular(path: str | Path):
     """Open ``path`` for reading only if it is a regular file: a FIFO would block forever and
     a device never ends. Opened non-blocking, then checked on the open descriptor."""
@@ -226,6 +286,6 @@ def load_image(path: str | Path, work_long_side: int = WORK_LONG_SIDE) -> Loaded
         if os.fstat(fh.fileno()).st_size == 0:
             raise ImageError(f"{path}: the file is empty (0 bytes), not an image")
         try:
-            return decode_checked(fh, work_long_side=work_long_side)
+            return replace(decode_checked(fh, work_long_side=work_long_side), source=str(path))
         except ImageError as exc:
             raise type(exc)(f"{path}: {exc}") from None

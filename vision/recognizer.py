@@ -102,9 +102,43 @@ def with_row_supported(view, reads: list, embed: bool = False):
     return view, reads + [weak_reads[weak_boxes[i]] for i in kept]
 
 
-def _read_tiles(rgb: np.ndarray, timing: dict, tile_set=None) -> list[TileRead]:
+def _read_tiles(rgb: np.ndarray, timing: dict, tile_set=None, finer=None) -> list[TileRead]:
+    """The photo's tiles; ``finer(window, factor)`` gives a window of the photo at a finer
+    scale where it has more pixels than ``rgb`` (:meth:`vision.imageio.LoadedImage.finer`)."""
     tiles = with_turned(rgb, _read_view(rgb, timing, tile_set), timing, tile_set)
-    return above_floor(with_framed(rgb, tiles, timing, tile_set))
+    tiles = above_floor(with_framed(rgb, tiles, timing, tile_set))
+    return with_closer(rgb, tiles, timing, tile_set, finer)
+
+
+def with_closer(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=None, finer=None) -> list[TileRead]:
+    """``tiles``, with those inside the window around them replaced by the read of that window
+    decoded finer (:mod:`vision.closer` says why) where the tiles are small (median long side
+    under ``closer_tile_px``), the photo has the pixels (``finer``) and the finer read's shown
+    confidences sum higher than the first read's inside the window. Off where recognizer.json
+    has no ``closer_tile_px``."""
+    from .closer import back_in_image, closer_plan, split_at
+
+    cfg = models.settings()
+    tile_px = cfg.get("closer_tile_px")
+    if not tile_px or finer is None or not tiles:
+        return tiles
+    plan = closer_plan([t.box for t in tiles], rgb.shape, tile_px, cfg.get("closer_target_px", 48),
+                       cfg.get("closer_span", cfg.get("zoom_span", 8)), cfg.get("closer_max_px", 1600))
+    if plan is None:
+        return tiles
+    window, factor = plan
+    t0 = time.perf_counter()
+    image = finer(window, factor)
+    if image is None:
+        return tiles
+    sx, sy = image.shape[1] / (window[2] - window[0]), image.shape[0] / (window[3] - window[1])
+    if min(sx, sy) < 1.2:           # the photo had too few more pixels to be worth a read
+        return tiles
+    near = [TileRead(t.kind, back_in_image(t.box, window, sx, sy), t.confidence, t.alternatives, t.angle)
+            for t in _read_tiles(image, {}, tile_set)]
+    timing["closer"] = (time.perf_counter() - t0) * 1000
+    within, outside = split_at(window, tiles)
+    return near + outside if _shown_sum(near) > _shown_sum(within) else tiles
 
 
 def above_floor(tiles: list[TileRead]) -> list[TileRead]:
@@ -209,9 +243,11 @@ def with_turned(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     return tiles
 
 
-def recognize_image(rgb: np.ndarray, tile_set=None) -> list[TileRead]:
+def recognize_image(rgb: np.ndarray, tile_set=None, finer=None) -> list[TileRead]:
     """Tiles in an RGB uint8 H x W x 3 array (boxes in its pixels); ``tile_set``: a taught
-    set's name or :class:`vision.sets.TaughtSet` to read with (``mjscore teach``)."""
+    set's name or :class:`vision.sets.TaughtSet` to read with (``mjscore teach``); ``finer``:
+    where the array is a photo decoded smaller, a window of it at a finer scale
+    (:meth:`vision.imageio.LoadedImage.finer`, for the closer look)."""
     rgb = np.asarray(rgb)
     if rgb.ndim == 2:
         rgb = np.repeat(rgb[..., None], 3, axis=2)
@@ -219,7 +255,7 @@ def recognize_image(rgb: np.ndarray, tile_set=None) -> list[TileRead]:
         raise ImageError(f"expected an RGB image array H x W x 3, got shape {rgb.shape}")
     if rgb.dtype != np.uint8:
         raise ImageError(f"expected uint8 pixels, got {rgb.dtype}")
-    return _read_tiles(np.ascontiguousarray(rgb[..., :3]), {}, _taught(tile_set))
+    return _read_tiles(np.ascontiguousarray(rgb[..., :3]), {}, _taught(tile_set), finer)
 
 
 def _taught(tile_set):
@@ -240,7 +276,7 @@ def recognize_file(path: str | Path, tile_set=None) -> PhotoRead:
     t0 = time.perf_counter()
     img = load_image(path)
     timing["load"] = (time.perf_counter() - t0) * 1000
-    tiles = _read_tiles(img.rgb, timing, _taught(tile_set))
+    tiles = _read_tiles(img.rgb, timing, _taught(tile_set), img.finer)
     if img.scale != 1.0:
         k = 1.0 / img.scale
         tiles = [TileRead(t.kind, rescale(t.box, k), t.confidence, t.alternatives, t.angle) for t in tiles]

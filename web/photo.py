@@ -20,12 +20,12 @@ as 8-bit RGB.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ..errors import BAD_PHOTO, TOO_LARGE, UNSUPPORTED_TYPE, MjscoreError
-from ..vision.imageio import MAX_PIXELS, WORK_LONG_SIDE
+from ..vision.imageio import MAX_PIXELS, WORK_LONG_SIDE, LoadedImage
 
 MAX_UPLOAD_BYTES = 20_000_000     # 20 MB, the one limit the page states and the server applies (a 48 MP JPEG is ~15 MB)
 MIN_SIDE = 16
@@ -52,6 +52,12 @@ class Photo:
     height: int
     scale: float             # rgb pixels per full-resolution pixel (<= 1)
     format: str
+    # the decoded upload with its bytes: the closer look decodes a window again finer (finer)
+    loaded: LoadedImage | None = field(default=None, repr=False, compare=False)
+
+    def finer(self, window, factor: float):
+        """See :meth:`vision.imageio.LoadedImage.finer` (None without the upload's bytes)."""
+        return None if self.loaded is None else self.loaded.finer(window, factor)
 
 
 def size_text(n: int) -> str:
@@ -101,4 +107,4 @@ def decode_photo(data: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES, max_pixels: 
         raise PhotoError(BAD_PHOTO, f"the upload starts like a {fmt} image but cannot be read as one") from None
     except ImageError as exc:                          # bad_photo or too_large, the message as it is
         raise PhotoError(exc.code, str(exc)) from None
-    return Photo(img.rgb, img.width, img.height, img.scale, fmt)
+    return Photo(img.rgb, img.width, img.height, img.scale, fmt, replace(img, source=data))

@@ -34,11 +34,12 @@ GENERAL = "-"                 # tile_set of a scan read without a taught set (ne
 Recognize = Callable[..., list]           # rgb array -> list[TileRead]
 
 
-def default_recognize(rgb, tile_set=None):
-    """The shipped recognizer (``vision.recognizer.recognize_image``), with a taught set or not."""
+def default_recognize(rgb, tile_set=None, finer=None):
+    """The shipped recognizer (``vision.recognizer.recognize_image``), with a taught set or not;
+    ``finer``: the upload's windows decoded finer (:meth:`web.photo.Photo.finer`)."""
     from ..vision.recognizer import recognize_image
 
-    return recognize_image(rgb, tile_set=tile_set)
+    return recognize_image(rgb, tile_set=tile_set, finer=finer)
 
 
 @dataclass
@@ -98,11 +99,11 @@ class WebServices:
         decoded = time.perf_counter()
         recognize = self._recognize
         name = self.tile_set if tile_set is None else (None if tile_set == GENERAL else tile_set)
-        if name and recognize is default_recognize:
+        if recognize is default_recognize:
             from functools import partial
 
             from ..vision.sets import load_set
-            recognize = partial(default_recognize, tile_set=load_set(name))
+            recognize = partial(default_recognize, tile_set=load_set(name) if name else None, finer=photo.finer)
         with self._scan_slots:
             tiles = recognize_upload(recognize, photo.rgb)
         recognised = time.perf_counter()

@@ -1,0 +1,60 @@
+"""The closer look at a hand laid far off in a big photo: where to look, how fine, which read stands.
+
+Why (issue 17, session 31): a phone photo is decoded at about 1000 px on its long side
+(:mod:`vision.imageio`), which keeps a hand photographed at the table at 40-70 px per tile.
+A hand laid far off (a 12 MP photo taken standing, of a table across the room) is 6-15 px
+per tile at that size: the detector finds some of them only through its finer pass and
+zoomed look (:func:`vision.detector.with_zoom`), and the classifier reads 64 px crops blown up
+from a dozen pixels. Yet the photo itself holds four times as many pixels on a side, where
+those tiles are 25-60 px, the size both networks know. So when the tiles read are small and
+the photo has more pixels than were decoded, the window around the tiles is decoded again
+finer (:meth:`vision.imageio.LoadedImage.finer`) and read as a photo of its own; that read
+replaces the first read's tiles inside the window when it is surer in sum.
+
+Pure geometry and the choice live here; the pass is :func:`vision.recognizer.with_closer`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .zoom import inside, zoom_window
+
+
+def median_side(boxes) -> float:
+    """The median long side of ``boxes`` (0 for none)."""
+    if not len(boxes):
+        return 0.0
+    b = np.asarray(boxes, float)
+    return float(np.median(np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])))
+
+
+def closer_plan(boxes, shape, tile_px: float, target_px: float, span: float, max_px: float,
+                min_factor: float = 1.5):
+    """``(window, factor)`` for the closer look, or None: the window (x0, y0, x1, y1, image
+    pixels) around ``boxes`` with ``span`` tile sides of room (:func:`vision.zoom.zoom_window`,
+    any share of the image), and the factor that brings their median long side from under
+    ``tile_px`` to ``target_px``, lowered so the window comes out at most ``max_px`` on its long
+    side. None when the tiles are not small, or the factor would be under ``min_factor`` (a
+    window that cannot be made much finer is no closer look)."""
+    side = median_side(boxes)
+    if side <= 0 or side >= tile_px:
+        return None
+    window = zoom_window(boxes, shape, span, 1.0)
+    if window is None:
+        return None
+    long_side = max(window[2] - window[0], window[3] - window[1])
+    factor = min(target_px / side, max_px / long_side)
+    return (window, factor) if factor >= min_factor else None
+
+
+def back_in_image(box, window, scale_x: float, scale_y: float) -> tuple[float, float, float, float]:
+    """A box of the window's finer image in the first image's pixels."""
+    return (window[0] + box[0] / scale_x, window[1] + box[1] / scale_y,
+            window[0] + box[2] / scale_x, window[1] + box[3] / scale_y)
+
+
+def split_at(window, tiles) -> tuple[list, list]:
+    """``tiles`` whose box centre lies inside ``window``, and the rest."""
+    within = [t for t in tiles if inside(t.box, window)]
+    return within, [t for t in tiles if not inside(t.box, window)]
