@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mjscore.vision.closer import back_in_image, closer_plan, median_side, split_at
+from mjscore.vision.closer import back_in_image, best_group, closer_plan, median_side, search_cells, split_at
 from mjscore.vision.imageio import decode_region, load_image
 from mjscore.vision.types import TileRead
 
@@ -35,6 +35,19 @@ def test_boxes_come_back_to_the_first_image_and_split_at_the_window():
     assert back_in_image((40, 80, 80, 160), (100, 200, 300, 400), 4.0, 4.0) == (110, 220, 120, 240)
     near, far = TileRead("1m", (110, 220, 120, 240), 0.9), TileRead("2m", (10, 10, 20, 24), 0.9)
     assert split_at((100, 200, 300, 400), [near, far]) == ([near], [far])
+
+
+def test_the_search_cuts_the_photo_edge_to_edge_and_keeps_the_best_cell_with_its_neighbours():
+    cells = search_cells((1500, 2000), 400)
+    assert len(cells) == 5 * 4 and cells[0] == (0, 0, 400, 375) and cells[-1] == (1600, 1125, 2000, 1500)
+    assert search_cells((100, 90), 400) == [(0, 0, 90, 100)]
+    hand = [((10 + 8 * i, 500, 17 + 8 * i, 510), 0.8) for i in range(6)]   # six small tiles in one cell
+    found = [((0, 0, 100, 100), [((5, 5, 12, 15), 0.5)]),                 # a chance box far away
+             ((0, 400, 100, 600), hand),
+             ((100, 400, 200, 600), [((101, 500, 108, 510), 0.7)]),        # the hand's last tile, next cell
+             ((200, 400, 300, 600), [((250, 450, 257, 460), 0.6)])]       # two cells off: left out
+    assert best_group(found) == [b for b, _ in hand] + [(101, 500, 108, 510)]
+    assert best_group([]) == [] and best_group([((0, 0, 9, 9), [])]) == []
 
 
 def _pattern(w: int, h: int) -> np.ndarray:

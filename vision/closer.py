@@ -58,3 +58,29 @@ def split_at(window, tiles) -> tuple[list, list]:
     """``tiles`` whose box centre lies inside ``window``, and the rest."""
     within = [t for t in tiles if inside(t.box, window)]
     return within, [t for t in tiles if not inside(t.box, window)]
+
+
+def search_cells(shape, cell: int) -> list[tuple[int, int, int, int]]:
+    """The image cut into cells of about ``cell`` pixels a side (x0, y0, x1, y1), edge to edge:
+    the search for tiles too small for the first look (:func:`vision.recognizer.searched_boxes`)."""
+    h, w = shape[:2]
+    nx, ny = max(1, round(w / cell)), max(1, round(h / cell))
+    xs = np.linspace(0, w, nx + 1).round().astype(int)
+    ys = np.linspace(0, h, ny + 1).round().astype(int)
+    return [(int(xs[i]), int(ys[j]), int(xs[i + 1]), int(ys[j + 1])) for j in range(ny) for i in range(nx)]
+
+
+def best_group(found: list[tuple[tuple, list]]) -> list:
+    """The boxes of the cell whose detections sum highest and of the cells touching it: where the
+    search found the hand (a hand far off spans a cell or two; chance boxes elsewhere stay out)."""
+    if not found:
+        return []
+    sums = [sum(s for _, s in boxes) for _, boxes in found]
+    best = found[int(np.argmax(sums))][0]
+    if max(sums) <= 0:
+        return []
+
+    def touches(c) -> bool:
+        return c[0] <= best[2] and best[0] <= c[2] and c[1] <= best[3] and best[1] <= c[3]
+
+    return [b for c, boxes in found if touches(c) for b, _ in boxes]

@@ -120,10 +120,13 @@ def with_closer(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
 
     cfg = models.settings()
     tile_px = cfg.get("closer_tile_px")
-    if not tile_px or finer is None or not tiles:
+    if not tile_px or finer is None:
         return tiles
-    plan = closer_plan([t.box for t in tiles], rgb.shape, tile_px, cfg.get("closer_target_px", 48),
-                       cfg.get("closer_span", cfg.get("zoom_span", 8)), cfg.get("closer_max_px", 1600))
+    target, span, max_px = cfg.get("closer_target_px", 48), cfg.get("closer_span", cfg.get("zoom_span", 8)), \
+        cfg.get("closer_max_px", 1600)
+    plan = closer_plan([t.box for t in tiles], rgb.shape, tile_px, target, span, max_px)
+    if plan is None and len(tiles) < cfg.get("closer_search_below", 0):
+        plan = closer_plan(searched_boxes(rgb.shape, finer), rgb.shape, tile_px, target, span, max_px)
     if plan is None:
         return tiles
     window, factor = plan
@@ -139,6 +142,29 @@ def with_closer(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     timing["closer"] = (time.perf_counter() - t0) * 1000
     within, outside = split_at(window, tiles)
     return near + outside if _shown_sum(near) > _shown_sum(within) else tiles
+
+
+def searched_boxes(shape, finer) -> list:
+    """Where a hand too small for the first look lies in a big photo: the photo decoded
+    ``closer_search_factor`` (2) times finer, cut into cells of ``closer_search_cell`` (200)
+    of the first image's pixels, each detected at the normal input; the boxes (first image's
+    pixels) of the best cell and its neighbours (:func:`vision.closer.best_group`)."""
+    from .closer import back_in_image, best_group, search_cells
+    from .detector import detect
+
+    cfg = models.settings()
+    h, w = shape[:2]
+    image = finer((0, 0, w, h), cfg.get("closer_search_factor", 2.0))
+    if image is None:
+        return []
+    k = image.shape[1] / w
+    found = []
+    for cell in search_cells(image.shape, cfg.get("closer_search_cell", 200) * k):
+        x0, y0, x1, y1 = cell
+        dets = detect(np.ascontiguousarray(image[y0:y1, x0:x1]), flip=False)
+        found.append(((x0 / k, y0 / k, x1 / k, y1 / k),
+                      [(back_in_image(d.box, (x0 / k, y0 / k), k, k), d.score) for d in dets]))
+    return best_group(found)
 
 
 def above_floor(tiles: list[TileRead]) -> list[TileRead]:
