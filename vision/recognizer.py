@@ -125,8 +125,10 @@ def with_closer(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     target, span, max_px = cfg.get("closer_target_px", 48), cfg.get("closer_span", cfg.get("zoom_span", 8)), \
         cfg.get("closer_max_px", 1600)
     plan = closer_plan([t.box for t in tiles], rgb.shape, tile_px, target, span, max_px)
+    sure = 0.0                      # what the finer read's median tile must reach to stand
     if plan is None and len(tiles) < cfg.get("closer_search_below", 0):
         plan = closer_plan(searched_boxes(rgb.shape, finer), rgb.shape, tile_px, target, span, max_px)
+        sure = cfg.get("closer_search_sure", 0.0)
     if plan is None:
         return tiles
     window, factor = plan
@@ -141,6 +143,8 @@ def with_closer(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
             for t in _read_tiles(image, {}, tile_set)]
     timing["closer"] = (time.perf_counter() - t0) * 1000
     within, outside = split_at(window, tiles)
+    if not near or float(np.median([t.confidence for t in near])) < sure:
+        return tiles
     return near + outside if _shown_sum(near) > _shown_sum(within) else tiles
 
 
