@@ -10,6 +10,13 @@ and seed, same files.
 
     python -m mjscore.datasets.far_off data/clean/chinese-v4/valid data/eval/v4_far_off --seed 30
     mjscore eval data/eval/v4_far_off
+
+A folder of rendered hand scenes (``hands.json``, ``datasets/scene_eval.py``) is laid far off
+the same way, at ``SCENE_SCALES`` of its 960 px renders (the boxes in ``hands.json`` follow), so
+that whole hands are scored end to end from afar (session 31):
+
+    python -m mjscore.datasets.far_off data/eval/scenes_choose data/eval/scenes_far_off --seed 31
+    python -m mjscore.datasets.scene_eval data/eval/scenes_far_off
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import numpy as np
 from .derived import main as derived_main, read, start
 
 SCALES = (0.75, 1.0, 1.25)
+SCENE_SCALES = (0.5, 0.75, 1.0)     # a 960 px render's tiles come to 12-30 px of the decoded 1000 px
 FRAME = (4000, 3000)
 
 
@@ -35,23 +43,34 @@ def _table(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
     return cv2.resize(np.clip(small, 0, 255).astype(np.uint8), (width, height), interpolation=cv2.INTER_LINEAR)
 
 
-def far_off(src: Path, out: Path, seed: int = 30, scales=SCALES, frame=FRAME) -> int:
-    """Write the far-off copy of ``src`` (``data.yaml``, ``images/``, ``labels/``) to ``out``.
-    Returns the number of photos written."""
+def _laid_far_off(rng: np.random.Generator, image: np.ndarray, scales, frame, path: Path) -> tuple:
+    """``image`` scaled by a factor drawn from ``scales``, pasted at a random spot of a table
+    photo of ``frame`` size, written to ``path`` (JPEG, quality 90). Returns (factor, x0, y0,
+    pasted width, pasted height)."""
     import cv2
 
+    width, height = frame
+    s = float(rng.choice(scales))
+    small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    h, w = small.shape[:2]
+    x0, y0 = int(rng.integers(0, width - w)), int(rng.integers(0, height - h))
+    canvas = _table(rng, width, height)
+    canvas[y0:y0 + h, x0:x0 + w] = small
+    cv2.imwrite(str(path), canvas, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    return s, x0, y0, w, h
+
+
+def far_off(src: Path, out: Path, seed: int = 30, scales=SCALES, frame=FRAME) -> int:
+    """Write the far-off copy of ``src`` (``data.yaml``, ``images/``, ``labels/``) to ``out``;
+    a folder of hand scenes (``hands.json``) goes to :func:`far_off_scenes`. Returns the number
+    of photos written."""
+    if (src / "hands.json").exists():
+        return far_off_scenes(src, out, seed, frame=frame)
     rng = np.random.default_rng(seed)
     width, height = frame
     photos = start(src, out)
     for p in photos:
-        image = read(p)
-        s = float(rng.choice(scales))
-        small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
-        h, w = small.shape[:2]
-        x0, y0 = int(rng.integers(0, width - w)), int(rng.integers(0, height - h))
-        canvas = _table(rng, width, height)
-        canvas[y0:y0 + h, x0:x0 + w] = small
-        cv2.imwrite(str(out / "images" / (p.stem + ".jpg")), canvas, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        _, x0, y0, w, h = _laid_far_off(rng, read(p), scales, frame, out / "images" / (p.stem + ".jpg"))
         rows = []
         label = src / "labels" / (p.stem + ".txt")
         for line in (label.read_text().splitlines() if label.exists() else []):
@@ -63,6 +82,25 @@ def far_off(src: Path, out: Path, seed: int = 30, scales=SCALES, frame=FRAME) ->
                         f"{bw * w / width:.6f} {bh * h / height:.6f}")
         (out / "labels" / (p.stem + ".txt")).write_text("\n".join(rows) + ("\n" if rows else ""))
     return len(photos)
+
+
+def far_off_scenes(src: Path, out: Path, seed: int = 31, scales=SCENE_SCALES, frame=FRAME) -> int:
+    """Write the far-off copy of a scene folder (``hands.json`` and its images) to ``out``: each
+    scene laid far off as in :func:`far_off`, its true boxes moved with it. Returns the count."""
+    import json
+
+    rng = np.random.default_rng(seed)
+    out.mkdir(parents=True, exist_ok=True)
+    scenes = json.loads((src / "hands.json").read_text())
+    for scene in scenes:
+        name = Path(scene["image"]).stem + ".jpg"
+        s, x0, y0, _, _ = _laid_far_off(rng, read(src / scene["image"]), scales, frame, out / name)
+        scene["image"] = name
+        for tile in scene.get("tiles", []):
+            b = tile["box"]
+            tile["box"] = [round(x0 + b[0] * s, 1), round(y0 + b[1] * s, 1), round(x0 + b[2] * s, 1), round(y0 + b[3] * s, 1)]
+    (out / "hands.json").write_text(json.dumps(scenes, indent=1) + "\n")
+    return len(scenes)
 
 
 def main() -> None:

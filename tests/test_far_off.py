@@ -45,3 +45,31 @@ def test_same_seed_same_files(tmp_path):
     a = cv2.imread(str(next((tmp_path / "a" / "images").glob("*.jpg"))))
     b = cv2.imread(str(tmp_path / "b" / "images" / next((tmp_path / "a" / "images").glob("*.jpg")).name))
     assert np.array_equal(a, b)
+
+
+def test_a_scene_folder_is_laid_far_off_with_its_true_boxes(tmp_path):
+    """A hand scene (``hands.json``, as datasets/scene_eval.py renders them): the render pasted at
+    one of ``SCENE_SCALES``, each true box moved onto the same pixels; the rest of the scene kept."""
+    import json
+
+    from mjscore.datasets.far_off import SCENE_SCALES
+
+    src = tmp_path / "scenes"
+    src.mkdir()
+    render = np.zeros((720, 960, 3), np.uint8)
+    render[:] = (30, 120, 40)
+    render[300:420, 400:500] = (250, 250, 250)                       # one white tile
+    cv2.imwrite(str(src / "scene_000.png"), render)
+    scene = {"image": "scene_000.png", "notation": "EEE", "final": 8,
+             "tiles": [{"kind": "E", "box": [400.0, 300.0, 500.0, 420.0], "angle": 0}]}
+    (src / "hands.json").write_text(json.dumps([scene]))
+    assert far_off(src, tmp_path / "far", seed=31) == 1
+    [moved] = json.loads((tmp_path / "far" / "hands.json").read_text())
+    assert moved["image"] == "scene_000.jpg" and moved["notation"] == "EEE" and moved["final"] == 8
+    x0, y0, x1, y1 = moved["tiles"][0]["box"]
+    s = (x1 - x0) / 100
+    assert min(abs(s - k) for k in SCENE_SCALES) < 1e-6 and abs((y1 - y0) - 120 * s) < 0.2
+    out = cv2.imread(str(tmp_path / "far" / "scene_000.jpg"))
+    assert out.shape[:2] == (FRAME[1], FRAME[0])
+    inner = out[int(y0 + 3):int(y1 - 3), int(x0 + 3):int(x1 - 3)]
+    assert inner.mean() > 230                                          # the tile's pixels are under its box
