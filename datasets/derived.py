@@ -24,6 +24,14 @@ def start(src: Path, out: Path) -> list[Path]:
     return sorted(p for p in (src / "images").iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
 
 
+def copy_label(src: Path, out: Path, photo: Path) -> None:
+    """Copy ``photo``'s YOLO label file, when it has one, unchanged: for copies whose photos are
+    scaled or squeezed as a whole, since YOLO boxes are fractions of the frame."""
+    label = src / "labels" / (photo.stem + ".txt")
+    if label.exists():
+        shutil.copy(label, out / "labels" / label.name)
+
+
 def read(photo: Path) -> np.ndarray:
     """The photo as a BGR array; a clear error naming it when it cannot be read."""
     import cv2

@@ -15,10 +15,9 @@ same folder, same files (the seed is not used).
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-from .derived import main as derived_main, read, start
+from .derived import copy_label, main as derived_main, read, start
 
 LONG_SIDE = 4000
 
@@ -35,9 +34,7 @@ def phone_sized(src: Path, out: Path, seed: int = 0, long_side: int = LONG_SIDE)
         k = long_side / max(h, w)
         big = cv2.resize(image, (round(w * k), round(h * k)), interpolation=cv2.INTER_CUBIC)
         cv2.imwrite(str(out / "images" / (p.stem + ".jpg")), big, [cv2.IMWRITE_JPEG_QUALITY, 90])
-        label = src / "labels" / (p.stem + ".txt")
-        if label.exists():
-            shutil.copy(label, out / "labels" / label.name)
+        copy_label(src, out, p)
     return len(photos)
 
 

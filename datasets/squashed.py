@@ -13,12 +13,11 @@ files.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import numpy as np
 
-from .derived import main as derived_main, read, start
+from .derived import copy_label, main as derived_main, read, start
 
 FACTORS = (3, 5, 8)
 
@@ -37,9 +36,7 @@ def squash(src: Path, out: Path, seed: int = 30, factors=FACTORS) -> int:
         k, along_height = int(rng.choice(factors)), bool(rng.integers(0, 2) == 0)
         size = (w, max(8, h // k)) if along_height else (max(8, w // k), h)
         cv2.imwrite(str(out / "images" / p.name), cv2.resize(image, size, interpolation=cv2.INTER_AREA))
-        label = src / "labels" / (p.stem + ".txt")
-        if label.exists():
-            shutil.copy(label, out / "labels" / label.name)
+        copy_label(src, out, p)
     return len(photos)
 
 
