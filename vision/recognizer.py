@@ -114,8 +114,11 @@ def with_closer(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     """``tiles``, with those inside the window around them replaced by the read of that window
     decoded finer (:mod:`vision.closer` says why) where the tiles are small (median long side
     under ``closer_tile_px``), the photo has the pixels (``finer``) and the finer read's shown
-    confidences sum higher than the first read's inside the window. Off where recognizer.json
-    has no ``closer_tile_px``."""
+    confidences sum higher than the first read's inside the window. Where fewer than
+    ``closer_search_below`` tiles were read, the window is planned from a search of the photo
+    (:func:`searched_boxes`) and its read stands only when its median tile is at least
+    ``closer_search_sure`` sure (a search of a photo with no tiles finds tile-like junk). The
+    time of both lands in ``timing["closer"]``. Off where recognizer.json has no ``closer_tile_px``."""
     from .closer import back_in_image, closer_plan, split_at
 
     cfg = models.settings()
@@ -124,35 +127,37 @@ def with_closer(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
         return tiles
     target, span, max_px = cfg.get("closer_target_px", 48), cfg.get("closer_span", cfg.get("zoom_span", 8)), \
         cfg.get("closer_max_px", 1600)
+    t0 = time.perf_counter()
     plan = closer_plan([t.box for t in tiles], rgb.shape, tile_px, target, span, max_px)
     sure = 0.0                      # what the finer read's median tile must reach to stand
-    if plan is None and len(tiles) < cfg.get("closer_search_below", 0):
-        plan = closer_plan(searched_boxes(rgb.shape, finer), rgb.shape, tile_px, target, span, max_px)
+    boxes = searched_boxes(rgb.shape, finer) if plan is None and len(tiles) < cfg.get("closer_search_below", 0) \
+        else None
+    searched = boxes is not None
+    if searched:
+        plan = closer_plan(boxes, rgb.shape, tile_px, target, span, max_px)
         sure = cfg.get("closer_search_sure", 0.0)
-    if plan is None:
-        return tiles
-    window, factor = plan
-    t0 = time.perf_counter()
-    image = finer(window, factor)
-    if image is None:
-        return tiles
-    sx, sy = image.shape[1] / (window[2] - window[0]), image.shape[0] / (window[3] - window[1])
-    if min(sx, sy) < 1.2:           # the photo had too few more pixels to be worth a read
-        return tiles
-    near = [TileRead(t.kind, back_in_image(t.box, window, sx, sy), t.confidence, t.alternatives, t.angle)
-            for t in _read_tiles(image, {}, tile_set)]
-    timing["closer"] = (time.perf_counter() - t0) * 1000
-    within, outside = split_at(window, tiles)
+    image = None if plan is None else finer(*plan)
+    near = []
+    if image is not None:
+        window = plan[0]
+        sx, sy = image.shape[1] / (window[2] - window[0]), image.shape[0] / (window[3] - window[1])
+        if min(sx, sy) >= 1.2:      # worth a read only where the photo had enough more pixels
+            near = [TileRead(t.kind, back_in_image(t.box, window, sx, sy), t.confidence, t.alternatives, t.angle)
+                    for t in _read_tiles(image, {}, tile_set)]
+    if searched or image is not None:
+        timing["closer"] = (time.perf_counter() - t0) * 1000
     if not near or float(np.median([t.confidence for t in near])) < sure:
         return tiles
+    within, outside = split_at(window, tiles)
     return near + outside if _shown_sum(near) > _shown_sum(within) else tiles
 
 
-def searched_boxes(shape, finer) -> list:
+def searched_boxes(shape, finer) -> list | None:
     """Where a hand too small for the first look lies in a big photo: the photo decoded
     ``closer_search_factor`` (2) times finer, cut into cells of ``closer_search_cell`` (200)
     of the first image's pixels, each detected at the normal input; the boxes (first image's
-    pixels) of the best cell and its neighbours (:func:`vision.closer.best_group`)."""
+    pixels) of the best cell and its neighbours (:func:`vision.closer.best_group`). None where
+    the photo has no finer pixels."""
     from .closer import back_in_image, best_group, search_cells
     from .detector import detect
 
@@ -160,7 +165,7 @@ def searched_boxes(shape, finer) -> list:
     h, w = shape[:2]
     image = finer((0, 0, w, h), cfg.get("closer_search_factor", 2.0))
     if image is None:
-        return []
+        return None
     k = image.shape[1] / w
     found = []
     for cell in search_cells(image.shape, cfg.get("closer_search_cell", 200) * k):
