@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mjscore.vision.closer import back_in_image, best_group, closer_plan, median_side, search_cells, split_at
+from mjscore.vision.closer import (back_in_image, best_group, closer_plan, median_side, new_tiles, onward,
+                                  search_cells, split_at)
 from mjscore.vision.imageio import decode_region, load_image
 from mjscore.vision.types import TileRead
 
@@ -34,7 +35,8 @@ def test_the_plan_brings_small_tiles_to_the_target_size_within_the_size_cap():
 def test_boxes_come_back_to_the_first_image_and_split_at_the_window():
     assert back_in_image((40, 80, 80, 160), (100, 200, 300, 400), 4.0, 4.0) == (110, 220, 120, 240)
     near, far = TileRead("1m", (110, 220, 120, 240), 0.9), TileRead("2m", (10, 10, 20, 24), 0.9)
-    assert split_at((100, 200, 300, 400), [near, far]) == ([near], [far])
+    assert split_at([(100, 200, 300, 400)], [near, far]) == ([near], [far])
+    assert split_at([(100, 200, 300, 400), (0, 0, 50, 50)], [near, far]) == ([near, far], [])
 
 
 def test_the_search_cuts_the_photo_edge_to_edge_and_keeps_the_best_cell_with_its_neighbours():
@@ -48,6 +50,20 @@ def test_the_search_cuts_the_photo_edge_to_edge_and_keeps_the_best_cell_with_its
              ((200, 400, 300, 600), [((250, 450, 257, 460), 0.6)])]       # two cells off: left out
     assert best_group(found) == [b for b, _ in hand] + [(101, 500, 108, 510)]
     assert best_group([]) == [] and best_group([((0, 0, 9, 9), [])]) == []
+
+
+def test_a_row_that_runs_on_past_the_window_is_followed_strip_by_strip():
+    window = (100, 100, 300, 200)
+    column = [(150, 120 + 20 * i, 165, 138 + 20 * i) for i in range(4)]      # reaches y 198: the bottom edge
+    assert onward(window, column, (750, 1000), side=18) == [(100, 164, 300, 250)]
+    # both ends cut: both strips; an edge that is the image's own is not followed
+    row = [(101 + 20 * i, 150, 118 + 20 * i, 168) for i in range(10)]
+    assert onward(window, row, (750, 1000), side=18) == [(0, 100, 136, 200), (264, 100, 400, 200)]
+    assert onward((0, 100, 200, 200), [(1, 150, 18, 168)], (750, 1000), side=18) == []
+    assert onward(window, [(180, 140, 198, 160)], (750, 1000), side=18) == []     # clear of every edge
+    found = [TileRead("1m", (150, 180, 165, 198), 0.9)]
+    again, further = TileRead("1m", (151, 181, 166, 199), 0.8), TileRead("2m", (150, 200, 165, 218), 0.9)
+    assert new_tiles(found, [again, further]) == [further]
 
 
 def _pattern(w: int, h: int) -> np.ndarray:

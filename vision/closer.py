@@ -9,7 +9,11 @@ from a dozen pixels. Yet the photo itself holds four times as many pixels on a s
 those tiles are 25-60 px, the size both networks know. So when the tiles read are small and
 the photo has more pixels than were decoded, the window around the tiles is decoded again
 finer (:meth:`vision.imageio.LoadedImage.finer`) and read as a photo of its own; that read
-replaces the first read's tiles inside the window when it is surer in sum.
+replaces the first read's tiles inside the window when it is surer in sum. Where the window's
+read reaches one of its edges, the hand goes on past it (a row longer than the first read
+found): the strip beyond that edge is read too, at the same scale (``closer_follow``,
+:func:`onward`). Where almost nothing was read at all, the photo is first searched for the
+hand, cell by cell, at twice the decoded size (:func:`search_cells`, :func:`best_group`).
 
 Pure geometry and the choice live here; the pass is :func:`vision.recognizer.with_closer`.
 """
@@ -54,10 +58,10 @@ def back_in_image(box, window, scale_x: float, scale_y: float) -> tuple[float, f
             window[0] + box[2] / scale_x, window[1] + box[3] / scale_y)
 
 
-def split_at(window, tiles) -> tuple[list, list]:
-    """``tiles`` whose box centre lies inside ``window``, and the rest."""
-    within = [t for t in tiles if inside(t.box, window)]
-    return within, [t for t in tiles if not inside(t.box, window)]
+def split_at(windows: list, tiles) -> tuple[list, list]:
+    """``tiles`` whose box centre lies inside one of ``windows``, and the rest."""
+    within = [t for t in tiles if any(inside(t.box, w) for w in windows)]
+    return within, [t for t in tiles if not any(inside(t.box, w) for w in windows)]
 
 
 def search_cells(shape, cell: int) -> list[tuple[int, int, int, int]]:
@@ -84,3 +88,39 @@ def best_group(found: list[tuple[tuple, list]]) -> list:
         return c[0] <= best[2] and best[0] <= c[2] and c[1] <= best[3] and best[1] <= c[3]
 
     return [b for c, boxes in found if touches(c) for b, _ in boxes]
+
+
+
+def onward(window, boxes, shape, side: float) -> list[tuple[int, int, int, int]]:
+    """Where the hand goes on past ``window``: for each edge that one of ``boxes`` (the window's
+    read) comes within ``side`` of, and that is not the image's own edge, the strip beyond it, half
+    the window deep, overlapping the window by ``2 * side`` and as long as the window's edge.
+    A row longer than the first read found is followed this way, strip by strip."""
+    h, w = shape[:2]
+    x0, y0, x1, y1 = window
+    dx, dy, o = (x1 - x0) / 2, (y1 - y0) / 2, 2 * side
+    b = np.asarray(boxes, float).reshape(-1, 4)
+    strips = []
+    if x0 > 0 and (b[:, 0] < x0 + side).any():
+        strips.append((max(0, x0 - dx), y0, x0 + o, y1))
+    if x1 < w and (b[:, 2] > x1 - side).any():
+        strips.append((x1 - o, y0, min(w, x1 + dx), y1))
+    if y0 > 0 and (b[:, 1] < y0 + side).any():
+        strips.append((x0, max(0, y0 - dy), x1, y0 + o))
+    if y1 < h and (b[:, 3] > y1 - side).any():
+        strips.append((x0, y1 - o, x1, min(h, y1 + dy)))
+    return [tuple(int(round(v)) for v in st) for st in strips]
+
+
+def new_tiles(found: list, more: list, overlap: float = 0.3) -> list:
+    """``more`` less the tiles that overlap a tile of ``found`` by more than ``overlap`` of the
+    smaller box (the strips overlap the window: a tile read twice, or cut by the window's edge and
+    read whole in the strip, is kept once, as the window read it)."""
+    def shared(a, b) -> float:
+        w = min(a[2], b[2]) - max(a[0], b[0])
+        h = min(a[3], b[3]) - max(a[1], b[1])
+        if w <= 0 or h <= 0:
+            return 0.0
+        return w * h / min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+
+    return [t for t in more if all(shared(t.box, f.box) <= overlap for f in found)]

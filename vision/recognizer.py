@@ -114,12 +114,13 @@ def with_closer(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     """``tiles``, with those inside the window around them replaced by the read of that window
     decoded finer (:mod:`vision.closer` says why) where the tiles are small (median long side
     under ``closer_tile_px``), the photo has the pixels (``finer``) and the finer read's shown
-    confidences sum higher than the first read's inside the window. Where fewer than
+    confidences sum higher than the first read's inside the window (with ``closer_follow``, the
+    strips past the edges its tiles reach read too, :func:`vision.closer.onward`). Where fewer than
     ``closer_search_below`` tiles were read, the window is planned from a search of the photo
     (:func:`searched_boxes`) and its read stands only when its median tile is at least
     ``closer_search_sure`` sure (a search of a photo with no tiles finds tile-like junk). The
     time of both lands in ``timing["closer"]``. Off where recognizer.json has no ``closer_tile_px``."""
-    from .closer import back_in_image, closer_plan, split_at
+    from .closer import closer_plan, median_side, new_tiles, onward, split_at
 
     cfg = models.settings()
     tile_px = cfg.get("closer_tile_px")
@@ -139,17 +140,32 @@ def with_closer(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     image = None if plan is None else finer(*plan)
     near = []
     if image is not None:
-        window = plan[0]
-        sx, sy = image.shape[1] / (window[2] - window[0]), image.shape[0] / (window[3] - window[1])
-        if min(sx, sy) >= 1.2:      # worth a read only where the photo had enough more pixels
-            near = [TileRead(t.kind, back_in_image(t.box, window, sx, sy), t.confidence, t.alternatives, t.angle)
-                    for t in _read_tiles(image, {}, tile_set)]
+        window, factor = plan
+        near, looked = _read_window(image, window, tile_set), [window]
+        if near and cfg.get("closer_follow"):
+            for strip in onward(window, [t.box for t in near], rgb.shape, median_side([t.box for t in near])):
+                part = finer(strip, factor)
+                if part is not None:
+                    near += new_tiles(near, _read_window(part, strip, tile_set))
+                    looked.append(strip)
     if searched or image is not None:
         timing["closer"] = (time.perf_counter() - t0) * 1000
     if not near or float(np.median([t.confidence for t in near])) < sure:
         return tiles
-    within, outside = split_at(window, tiles)
+    within, outside = split_at(looked, tiles)
     return near + outside if _shown_sum(near) > _shown_sum(within) else tiles
+
+
+def _read_window(image: np.ndarray, window, tile_set=None) -> list[TileRead]:
+    """The tiles of ``image``, a window of the photo decoded finer, in the first image's pixels;
+    none where the photo had too few more pixels to be worth a read (under 1.2x)."""
+    from .closer import back_in_image
+
+    sx, sy = image.shape[1] / (window[2] - window[0]), image.shape[0] / (window[3] - window[1])
+    if min(sx, sy) < 1.2:
+        return []
+    return [TileRead(t.kind, back_in_image(t.box, window, sx, sy), t.confidence, t.alternatives, t.angle)
+            for t in _read_tiles(image, {}, tile_set)]
 
 
 def searched_boxes(shape, finer) -> list | None:
