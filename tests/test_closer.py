@@ -97,6 +97,20 @@ def test_a_window_decoded_finer_is_that_part_of_the_upright_photo(tmp_path, orie
     assert np.asarray(img.finer(window, 100.0)).shape == (200, 400, 3)   # never finer than the photo
 
 
+def test_a_photo_changed_after_it_was_read_gives_no_finer_window_and_no_error(tmp_path):
+    """The closer look is a second look: a file truncated or removed between the first decode and
+    the second costs the second look, not the first read."""
+    from PIL import Image
+
+    path = tmp_path / "far.jpg"
+    Image.fromarray(_pattern(4000, 3000)).save(path, quality=90)
+    img = load_image(path)
+    path.write_bytes(path.read_bytes()[:2000])
+    assert img.finer((500, 300, 600, 350), 4.0) is None
+    path.unlink()
+    assert img.finer((500, 300, 600, 350), 4.0) is None
+
+
 def test_a_photo_at_full_size_has_no_finer_window(tmp_path):
     import cv2
 

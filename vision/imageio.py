@@ -76,11 +76,16 @@ class LoadedImage:
     def finer(self, window, factor: float) -> np.ndarray | None:
         """The ``window`` (x0, y0, x1, y1 in ``rgb`` pixels) decoded again at up to ``factor`` times
         ``rgb``'s resolution, never finer than the photo itself; None when the photo has no more
-        pixels than ``rgb`` or no source to decode again. See :func:`decode_region`."""
+        pixels than ``rgb``, no source to decode again, or the source cannot be decoded again
+        (changed or removed since it was read: the closer look is a second look, and the first
+        read must not be lost to it). See :func:`decode_region`."""
         if self.source is None or self.scale >= 1.0 or factor <= 1.0:
             return None
         full = tuple(v / self.scale for v in window)
-        return decode_region(self.source, full, min(1.0, self.scale * factor))
+        try:
+            return decode_region(self.source, full, min(1.0, self.scale * factor))
+        except (ImageError, MemoryError):
+            return None
 
 
 def size_problem(w: int, h: int, max_pixels: int = MAX_PIXELS, min_side: int = MIN_SIDE) -> ImageError | None:
