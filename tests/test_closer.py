@@ -156,6 +156,9 @@ def test_a_hand_far_off_in_a_12_mp_photo_is_read_from_the_photos_own_pixels(tmp_
     assert all(1450 <= t.box[0] < t.box[2] <= 1850 and 1150 <= t.box[1] < t.box[3] <= 1550 for t in read.tiles)
     scanned = WebServices().scan(path.read_bytes())
     assert sorted(t["kind"] for t in scanned["tiles"]) == sorted(t.kind for t in read.tiles)
+    boxes = sorted(tuple(round(v) for v in t["box"]) for t in scanned["tiles"])
+    assert all(max(abs(a - b) for a, b in zip(web, cli)) <= 1
+               for web, cli in zip(boxes, sorted(tuple(round(v) for v in t.box) for t in read.tiles)))
     shipped = models.settings()
     monkeypatch.setattr(models, "settings", lambda: {**shipped, "closer_tile_px": 0})
     assert _right([t.kind for t in recognize_file(path).tiles], truth) <= 3
