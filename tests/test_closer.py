@@ -200,3 +200,29 @@ def test_a_big_photo_of_no_tiles_stays_empty_when_the_search_reads_only_junk(tmp
     shipped = models.settings()
     monkeypatch.setattr(models, "settings", lambda: {**shipped, "closer_search_sure": 0.0})
     assert len(recognize_file(path).tiles) >= 10
+
+
+@pytest.mark.parametrize("mode,suffix", [("I;16", ".png"), ("CMYK", ".jpg"), ("P", ".png"), ("RGB", ".webp"),
+                                          ("L", ".jpg")])
+def test_a_window_decoded_finer_is_8_bit_rgb_whatever_the_file_holds(tmp_path, mode, suffix):
+    """16-bit grey, CMYK, palette, WebP, grey JPEG: the finer window reads like the first decode
+    (8-bit RGB, same picture), so the closer look sees what the first read saw."""
+    from PIL import Image
+
+    rgb = _pattern(2400, 1800)
+    img = Image.fromarray(rgb)
+    if mode == "I;16":
+        img = Image.fromarray((rgb[..., 0].astype(np.uint16) * 257))
+    elif mode != "RGB":
+        img = img.convert(mode)
+    path = tmp_path / f"big{suffix}"
+    img.save(path)
+    loaded = load_image(path)
+    assert loaded.scale <= 0.5
+    window = (100, 100, 300, 200)
+    finer = loaded.finer(window, 2.0)
+    assert finer.dtype == np.uint8 and finer.shape == (200, 400, 3)
+    coarse = loaded.rgb[100:200, 100:300].astype(float)
+    import cv2
+    back = cv2.resize(finer, (200, 100), interpolation=cv2.INTER_AREA).astype(float)
+    assert np.abs(back - coarse).mean() < 6
