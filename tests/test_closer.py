@@ -97,6 +97,20 @@ def test_a_window_decoded_finer_is_that_part_of_the_upright_photo(tmp_path, orie
     assert np.asarray(img.finer(window, 100.0)).shape == (200, 400, 3)   # never finer than the photo
 
 
+def test_the_finer_decode_stays_under_its_pixel_limit(tmp_path):
+    """A JPEG decodes from its DCT at 1/1, 1/2, 1/4 or 1/8 only: asked for a scale whose whole
+    decode would pass ``max_pixels``, the next coarser step is taken (a 48 MP photo asked at 0.58
+    would otherwise be decoded whole)."""
+    from PIL import Image
+
+    path = tmp_path / "big.jpg"
+    Image.fromarray(_pattern(4000, 3000)).save(path, quality=90)
+    window = (2000, 1200, 2400, 1400)
+    assert decode_region(path, window, 1.0, max_pixels=12_000_000).shape == (200, 400, 3)
+    assert decode_region(path, window, 1.0, max_pixels=5_000_000).shape == (100, 200, 3)      # 1/2
+    assert decode_region(path, window, 0.6, max_pixels=1_000_000).shape == (50, 100, 3)       # 1/4
+
+
 def test_a_photo_changed_after_it_was_read_gives_no_finer_window_and_no_error(tmp_path):
     """The closer look is a second look: a file truncated or removed between the first decode and
     the second costs the second look, not the first read."""

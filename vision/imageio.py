@@ -238,7 +238,13 @@ def decode_region(source: str | Path | bytes, window, scale: float,
             w0, h0 = img.size
             scale = min(scale, 1.0, (max_pixels / float(w0 * h0)) ** 0.5)
             if img.format == "JPEG":
-                img.draft("RGB", (max(1, int(np.ceil(w0 * scale))), max(1, int(np.ceil(h0 * scale)))))
+                # the DCT decodes at 1/1, 1/2, 1/4 or 1/8: the coarsest at or above ``scale``,
+                # unless that one is over ``max_pixels`` (48 MP asked at 0.58 would decode whole)
+                k = max([d for d in (1, 2, 4, 8) if 1.0 / d >= scale - 1e-9], default=1)
+                while k < 8 and w0 * h0 / (k * k) > max_pixels:
+                    k *= 2
+                scale = min(scale, 1.0 / k)
+                img.draft("RGB", (max(1, int(np.ceil(w0 / k))), max(1, int(np.ceil(h0 / k)))))
             orientation = img.getexif().get(0x0112, 1)
             img.load()
             img = _to_8bit(img)
