@@ -4,7 +4,8 @@
 
 Writes ``count`` odd files (truncated, zero-byte, wrong extension, huge dimensions in a tiny
 file, thin, 1-bit, 16-bit, palette, CMYK, alpha, HEIC/AVIF/WebP, random bytes, EXIF
-rotations, animated GIF, ...) made from a bundled sample photo, and runs each
+rotations, animated GIF, a hand far off in a 12 MP frame, ...) made from a bundled sample photo,
+and runs each
 
 - through the CLI (``mjscore scan --json``, a subprocess with a timeout; files go in chunks
   of ``--chunk`` per process, and a chunk with any problem is rerun file by file to name it);
@@ -115,10 +116,26 @@ def make_case(n: int, rng: random.Random) -> tuple[str, str, bytes]:
         ("tiff16", lambda: (".tif", _save(Image.fromarray(np.asarray(img.convert("L")).astype(np.uint16) * 200), "TIFF"))),
         ("float_tiff", lambda: (".tif", _save(Image.fromarray(np.asarray(img.convert("L")).astype(np.float32) / 255), "TIFF"))),
         ("bit_flips", lambda: (".jpg", _flip(_save(img, "JPEG"), rng))),
+        ("far_off", lambda: _far_off(rng)),
     ]
     kind, make = kinds[n % len(kinds)]
     suffix, data = make()
     return kind, f"{n:04}_{kind}{suffix}", data
+
+
+def _far_off(rng: random.Random) -> tuple[str, bytes]:
+    """The sample pasted small into a 12 MP frame (the closer look decodes the file a second
+    time), as JPEG with any EXIF turn, CMYK JPEG, WebP or PNG."""
+    small = Image.open(SAMPLE).convert("RGB")
+    small.thumbnail((rng.choice([300, 500, 800]),) * 2)
+    frame = Image.new("RGB", (4000, 3000), (40, 90, 60))
+    frame.paste(small, (rng.randint(0, 4000 - small.width), rng.randint(0, 3000 - small.height)))
+    fmt = rng.choice(["JPEG", "CMYK", "WEBP", "PNG"])
+    if fmt == "CMYK":
+        return ".jpg", _save(frame.convert("CMYK"), "JPEG")
+    if fmt == "JPEG":
+        return ".jpg", _save(frame, "JPEG", exif=_exif(rng.randint(1, 8)))
+    return f".{fmt.lower()}", _save(frame, fmt)
 
 
 def _exif(orientation: int) -> Image.Exif:
