@@ -119,7 +119,13 @@ def with_closer(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     ``closer_search_below`` tiles were read, the window is planned from a search of the photo
     (:func:`searched_boxes`) and its read stands only when its median tile is at least
     ``closer_search_sure`` sure (a search of a photo with no tiles finds tile-like junk). The
-    time of both lands in ``timing["closer"]``. Off where recognizer.json has no ``closer_tile_px``."""
+    time of both lands in ``timing["closer"]``. Off where recognizer.json has no ``closer_tile_px``.
+
+    DECISION (session 31) on the bound, 40 px: it decides which photos pay a second read (~0.3 s).
+    Chosen on the far-off choice sets (32 and 40 read chinese-v4 far off alike; 40 read two more
+    far-off hands right); tiles up to 72 px re-read at 110 px gained one hand of 100 at middle
+    distance for one more wrong hand shown unflagged, so photos of a hand at the table keep one read
+    (models/README.md, session 31)."""
     from .closer import closer_plan, median_side, new_tiles, onward, split_at
 
     cfg = models.settings()
