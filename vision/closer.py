@@ -22,15 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .zoom import inside, zoom_window
+from .boxes import areas, intersections, unscale
+from .zoom import inside, median_side, shifted, zoom_window
 
-
-def median_side(boxes) -> float:
-    """The median long side of ``boxes`` (0 for none)."""
-    if not len(boxes):
-        return 0.0
-    b = np.asarray(boxes, float)
-    return float(np.median(np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])))
+__all__ = ["back_in_image", "best_group", "closer_plan", "median_side", "new_tiles", "onward",
+           "search_cells", "split_at"]
 
 
 def closer_plan(boxes, shape, tile_px: float, target_px: float, span: float, max_px: float,
@@ -53,9 +49,9 @@ def closer_plan(boxes, shape, tile_px: float, target_px: float, span: float, max
 
 
 def back_in_image(box, window, scale_x: float, scale_y: float) -> tuple[float, float, float, float]:
-    """A box of the window's finer image in the first image's pixels."""
-    return (window[0] + box[0] / scale_x, window[1] + box[1] / scale_y,
-            window[0] + box[2] / scale_x, window[1] + box[3] / scale_y)
+    """A box of the window's finer image in the first image's pixels (``window``: its corner
+    (x0, y0, ...) there)."""
+    return shifted(unscale(box, scale_x, scale_y), window[0], window[1])
 
 
 def split_at(windows: list, tiles) -> tuple[list, list]:
@@ -90,7 +86,6 @@ def best_group(found: list[tuple[tuple, list]]) -> list:
     return [b for c, boxes in found if touches(c) for b, _ in boxes]
 
 
-
 def onward(window, boxes, shape, side: float) -> list[tuple[int, int, int, int]]:
     """Where the hand goes on past ``window``: for each edge that one of ``boxes`` (the window's
     read) comes within ``side`` of, and that is not the image's own edge, the strip beyond it, half
@@ -116,11 +111,9 @@ def new_tiles(found: list, more: list, overlap: float = 0.3) -> list:
     """``more`` less the tiles that overlap a tile of ``found`` by more than ``overlap`` of the
     smaller box (the strips overlap the window: a tile read twice, or cut by the window's edge and
     read whole in the strip, is kept once, as the window read it)."""
-    def shared(a, b) -> float:
-        w = min(a[2], b[2]) - max(a[0], b[0])
-        h = min(a[3], b[3]) - max(a[1], b[1])
-        if w <= 0 or h <= 0:
-            return 0.0
-        return w * h / min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-
-    return [t for t in more if all(shared(t.box, f.box) <= overlap for f in found)]
+    if not found or not more:
+        return list(more)
+    a, b = np.array([t.box for t in more], float), np.array([f.box for f in found], float)
+    smaller = np.maximum(np.minimum(areas(a)[:, None], areas(b)[None, :]), 1e-9)
+    shared = (intersections(a, b) / smaller).max(axis=1)
+    return [t for t, s in zip(more, shared) if s <= overlap]

@@ -158,6 +158,14 @@ def _turns() -> dict:
 _TURNS = _turns()                # EXIF orientation -> the turn that makes the image upright
 
 
+def _exif_turn(img) -> tuple:
+    """``(turn, sideways)`` of an opened image from its EXIF orientation: the transpose that
+    makes it upright (None for none) and whether upright its sides swap. Read before
+    ``load()``, which a JPEG draft needs first."""
+    orientation = img.getexif().get(0x0112, 1)
+    return _TURNS.get(orientation), orientation in (5, 6, 7, 8)
+
+
 def decode_upright_rgb(img, work_long_side: int = WORK_LONG_SIDE):
     """Decode an opened PIL image as EXIF-upright 8-bit RGB; a big JPEG is decoded downscaled
     from the DCT (``Image.draft``), any other image over 2 x ``work_long_side`` is scaled down
@@ -169,12 +177,12 @@ def decode_upright_rgb(img, work_long_side: int = WORK_LONG_SIDE):
         # at least MIN_SIDE (or all) pixels on the short side: a 10 x 65000 strip asked
         # for a zero-pixel draft and divided by zero
         img.draft("RGB", (max(int(w0 * r), min(w0, MIN_SIDE)), max(int(h0 * r), min(h0, MIN_SIDE))))
-    orientation = img.getexif().get(0x0112, 1)
+    turn, sideways = _exif_turn(img)
     img.load()
     img = _to_8bit(_scaled_down(img, work_long_side))
-    turn = _TURNS.get(orientation)                   # as ImageOps.exif_transpose, on the small image
+    # as ImageOps.exif_transpose, on the small image
     rgb = _to_rgb(img.transpose(turn) if turn is not None else img)
-    upright_w, upright_h = (h0, w0) if orientation in (5, 6, 7, 8) else (w0, h0)
+    upright_w, upright_h = (h0, w0) if sideways else (w0, h0)
     return rgb, upright_w, upright_h
 
 
@@ -245,13 +253,12 @@ def decode_region(source: str | Path | bytes, window, scale: float,
                     k *= 2
                 scale = min(scale, 1.0 / k)
                 img.draft("RGB", (max(1, int(np.ceil(w0 / k))), max(1, int(np.ceil(h0 / k)))))
-            orientation = img.getexif().get(0x0112, 1)
+            turn, sideways = _exif_turn(img)
             img.load()
             img = _to_8bit(img)
-            turn = _TURNS.get(orientation)
             if turn is not None:
                 img = img.transpose(turn)
-            upright_w = h0 if orientation in (5, 6, 7, 8) else w0
+            upright_w = h0 if sideways else w0
             k = img.size[0] / upright_w                   # decoded pixels per full-resolution pixel
             x0, y0, x1, y1 = (int(round(v * k)) for v in window)
             x0, y0 = max(0, x0), max(0, y0)

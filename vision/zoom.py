@@ -16,6 +16,14 @@ import numpy as np
 from .boxes import centre
 
 
+def median_side(boxes) -> float:
+    """The median long side of ``boxes`` (0 for none)."""
+    if not len(boxes):
+        return 0.0
+    b = np.asarray(boxes, float)
+    return float(np.median(np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])))
+
+
 def zoom_window(boxes: list, shape, span: float, max_share: float) -> tuple[int, int, int, int] | None:
     """The window (x0, y0, x1, y1, image pixels) to look at again: centred on the boxes, at
     least ``span`` median tile long sides wide and high and holding all boxes with that much
@@ -24,7 +32,7 @@ def zoom_window(boxes: list, shape, span: float, max_share: float) -> tuple[int,
     if not boxes:
         return None
     b = np.asarray(boxes, float)
-    side = float(np.median(np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])))
+    side = median_side(b)
     if side <= 0:
         return None
     h, w = shape[:2]

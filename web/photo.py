@@ -20,7 +20,7 @@ as 8-bit RGB.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -47,17 +47,30 @@ class PhotoError(MjscoreError, ValueError):
 
 @dataclass(frozen=True)
 class Photo:
-    rgb: np.ndarray          # H x W x 3 uint8, upright, possibly downscaled
-    width: int               # upright full-resolution size (the page's coordinates)
-    height: int
-    scale: float             # rgb pixels per full-resolution pixel (<= 1)
+    """A decoded upload: the decoded image with the upload's bytes (the closer look decodes a
+    window of them again, :meth:`finer`) and the format its first bytes name."""
+    loaded: LoadedImage
     format: str
-    # the decoded upload with its bytes: the closer look decodes a window again finer (finer)
-    loaded: LoadedImage | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def rgb(self) -> np.ndarray:       # H x W x 3 uint8, upright, possibly downscaled
+        return self.loaded.rgb
+
+    @property
+    def width(self) -> int:            # upright full-resolution size (the page's coordinates)
+        return self.loaded.width
+
+    @property
+    def height(self) -> int:
+        return self.loaded.height
+
+    @property
+    def scale(self) -> float:          # rgb pixels per full-resolution pixel (<= 1)
+        return self.loaded.scale
 
     def finer(self, window, factor: float):
-        """See :meth:`vision.imageio.LoadedImage.finer` (None without the upload's bytes)."""
-        return None if self.loaded is None else self.loaded.finer(window, factor)
+        """See :meth:`vision.imageio.LoadedImage.finer`."""
+        return self.loaded.finer(window, factor)
 
 
 def size_text(n: int) -> str:
@@ -107,4 +120,4 @@ def decode_photo(data: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES, max_pixels: 
         raise PhotoError(BAD_PHOTO, f"the upload starts like a {fmt} image but cannot be read as one") from None
     except ImageError as exc:                          # bad_photo or too_large, the message as it is
         raise PhotoError(exc.code, str(exc)) from None
-    return Photo(img.rgb, img.width, img.height, img.scale, fmt, replace(img, source=data))
+    return Photo(replace(img, source=data), fmt)
