@@ -115,7 +115,8 @@ def with_closer(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     decoded finer (:mod:`vision.closer` says why) where the tiles are small (median long side
     under ``closer_tile_px``), the photo has the pixels (``finer``) and the finer read's shown
     confidences sum higher than the first read's inside the window (with ``closer_follow``, the
-    strips past the edges its tiles reach read too, :func:`vision.closer.onward`). Where fewer than
+    strips past the edges its tiles reach read too, :func:`vision.closer.onward`, while its tiles
+    are of the size the window was planned for, :func:`_planned_size`). Where fewer than
     ``closer_search_below`` tiles were read, the window is planned from a search of the photo
     (:func:`searched_boxes`) and its read stands only when its median tile is at least
     ``closer_search_sure`` sure (a search of a photo with no tiles finds tile-like junk). The
@@ -135,20 +136,22 @@ def with_closer(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     target, span, max_px = cfg.get("closer_target_px", 48), cfg.get("closer_span", cfg.get("zoom_span", 8)), \
         cfg.get("closer_max_px", 1600)
     t0 = time.perf_counter()
-    plan = closer_plan([t.box for t in tiles], rgb.shape, tile_px, target, span, max_px)
+    planned = [t.box for t in tiles]      # the boxes the window is planned around
+    plan = closer_plan(planned, rgb.shape, tile_px, target, span, max_px)
     sure = 0.0                      # what the finer read's median tile must reach to stand
     boxes = searched_boxes(rgb.shape, finer) if plan is None and len(tiles) < cfg.get("closer_search_below", 0) \
         else None
     searched = boxes is not None
     if searched:
-        plan = closer_plan(boxes, rgb.shape, tile_px, target, span, max_px)
+        planned = boxes
+        plan = closer_plan(planned, rgb.shape, tile_px, target, span, max_px)
         sure = cfg.get("closer_search_sure", 0.0)
     image = None if plan is None else finer(*plan)
     near = []
     if image is not None:
         window, factor = plan
         near, looked = _read_window(image, window, tile_set), [window]
-        if near and cfg.get("closer_follow"):
+        if near and cfg.get("closer_follow") and _planned_size(near, planned, cfg.get("closer_follow_grown")):
             for strip in onward(window, [t.box for t in near], rgb.shape, median_side([t.box for t in near])):
                 part = finer(strip, factor)
                 if part is not None:
@@ -160,6 +163,19 @@ def with_closer(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
         return tiles
     within, outside = split_at(looked, tiles)
     return near + outside if _shown_sum(near) > _shown_sum(within) else tiles
+
+
+def _planned_size(near: list[TileRead], planned: list, grown: float | None) -> bool:
+    """Whether the window's tiles are of the size its plan was made for: their median long side
+    under ``grown`` (``closer_follow_grown``) times that of the ``planned`` boxes (always, without
+    the setting). DECISION (session 32): the strips past a window follow a hand laid far off, whose
+    tiles the window reads at about the size that planned it (0.65-2.05x on every far-off set);
+    a search of a close-up plans its window around pieces of a big tile, which the window then
+    reads whole at 10-40x that size, and following such a read cost a lone tile in a 12 MP photo
+    four more reads (4.5-6.6 s; models/README.md, session 32)."""
+    from .closer import median_side
+
+    return not grown or median_side([t.box for t in near]) < grown * median_side(planned)
 
 
 def _read_window(image: np.ndarray, window, tile_set=None) -> list[TileRead]:
