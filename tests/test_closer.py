@@ -62,8 +62,8 @@ def test_a_row_that_runs_on_past_the_window_is_followed_strip_by_strip():
     assert onward((0, 100, 200, 200), [(1, 150, 18, 168)], (750, 1000), side=18) == []
     assert onward(window, [(180, 140, 198, 160)], (750, 1000), side=18) == []     # clear of every edge
     found = [TileRead("1m", (150, 180, 165, 198), 0.9)]
-    again, further = TileRead("1m", (151, 181, 166, 199), 0.8), TileRead("2m", (150, 200, 165, 218), 0.9)
-    assert new_tiles(found, [again, further]) == [further]
+    again, beyond = TileRead("1m", (151, 181, 166, 199), 0.8), TileRead("2m", (150, 200, 165, 218), 0.9)
+    assert new_tiles(found, [again, beyond]) == [beyond]
 
 
 def _pattern(w: int, h: int) -> np.ndarray:
