@@ -116,7 +116,7 @@ def with_closer(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     under ``closer_tile_px``), the photo has the pixels (``finer``) and the finer read's shown
     confidences sum higher than the first read's inside the window (with ``closer_follow``, the
     strips past the edges its tiles reach read too, :func:`vision.closer.onward`, while its tiles
-    are of the size the window was planned for, :func:`_planned_size`). Where fewer than
+    are under ``closer_follow_grown`` times the median side of the boxes that planned it). Where fewer than
     ``closer_search_below`` tiles were read, the window is planned from a search of the photo
     (:func:`searched_boxes`) and its read stands only when its median tile is at least
     ``closer_search_sure`` sure (a search of a photo with no tiles finds tile-like junk). The
@@ -126,7 +126,13 @@ def with_closer(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     Chosen on the far-off choice sets (32 and 40 read chinese-v4 far off alike; 40 read two more
     far-off hands right); tiles up to 72 px re-read at 110 px gained one hand of 100 at middle
     distance for one more wrong hand shown unflagged, so photos of a hand at the table keep one read
-    (models/README.md, session 31)."""
+    (models/README.md, session 31).
+
+    DECISION (session 32) on ``closer_follow_grown``, 4: the strips past a window follow a hand
+    laid far off, whose tiles the window reads at about the size that planned it (0.65-2.05x on
+    every far-off set); a search of a close-up plans its window around pieces of a big tile, which
+    the window then reads whole at 10-40x that size, and following such a read cost a lone tile in
+    a 12 MP photo four more reads (4.5-6.6 s; models/README.md, session 32)."""
     from .closer import closer_plan, median_side, new_tiles, onward, split_at
 
     cfg = models.settings()
@@ -151,8 +157,10 @@ def with_closer(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     if image is not None:
         window, factor = plan
         near, looked = _read_window(image, window, tile_set), [window]
-        if near and cfg.get("closer_follow") and _planned_size(near, planned, cfg.get("closer_follow_grown")):
-            for strip in onward(window, [t.box for t in near], rgb.shape, median_side([t.box for t in near])):
+        side, grown = median_side([t.box for t in near]), cfg.get("closer_follow_grown")
+        # strips are followed only while the window's tiles are of the size that planned it
+        if near and cfg.get("closer_follow") and (not grown or side < grown * median_side(planned)):
+            for strip in onward(window, [t.box for t in near], rgb.shape, side):
                 part = finer(strip, factor)
                 if part is not None:
                     near += new_tiles(near, _read_window(part, strip, tile_set))
@@ -163,19 +171,6 @@ def with_closer(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
         return tiles
     within, outside = split_at(looked, tiles)
     return near + outside if _shown_sum(near) > _shown_sum(within) else tiles
-
-
-def _planned_size(near: list[TileRead], planned: list, grown: float | None) -> bool:
-    """Whether the window's tiles are of the size its plan was made for: their median long side
-    under ``grown`` (``closer_follow_grown``) times that of the ``planned`` boxes (always, without
-    the setting). DECISION (session 32): the strips past a window follow a hand laid far off, whose
-    tiles the window reads at about the size that planned it (0.65-2.05x on every far-off set);
-    a search of a close-up plans its window around pieces of a big tile, which the window then
-    reads whole at 10-40x that size, and following such a read cost a lone tile in a 12 MP photo
-    four more reads (4.5-6.6 s; models/README.md, session 32)."""
-    from .closer import median_side
-
-    return not grown or median_side([t.box for t in near]) < grown * median_side(planned)
 
 
 def _read_window(image: np.ndarray, window, tile_set=None) -> list[TileRead]:
