@@ -1,6 +1,7 @@
 """The turned read of tilted rows (vision.turned, vision.recognizer.with_turned)."""
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -118,3 +119,82 @@ def test_boxes_kept_takes_the_first_reads_box_round_one_tile_alone():
     got = turned.boxes_kept(back, first)
     assert [t.box for t in got] == [(0.0, 0.0, 30.0, 40.0), (42, 2, 68, 38), (72, 2, 98, 38), (200, 0, 230, 40)]
     assert [t.kind for t in got] == ["1m", "2m", "3m", "4m"] and all(t.confidence == 0.9 for t in got)
+
+
+FACES = Path(__file__).resolve().parents[1] / "datasets" / "art" / "faces" / "commons-uni"
+
+
+def _laid_out(degrees: float, kinds=("1m", "5p", "E", "7s", "R", "9m")):
+    """A table photo of upright tiles (committed art) whose centres run ``degrees`` off the x
+    axis, each tile upright, and their boxes."""
+    import cv2
+    img = np.full((480, 640, 3), (40, 110, 60), np.uint8)
+    boxes = []
+    a = math.radians(degrees)
+    for i, kind in enumerate(kinds):
+        face = cv2.cvtColor(cv2.imread(str(FACES / f"{kind}.png"), cv2.IMREAD_UNCHANGED)[..., :3], cv2.COLOR_BGR2RGB)
+        face = cv2.resize(face, (round(face.shape[1] * 60 / face.shape[0]), 60), interpolation=cv2.INTER_AREA)
+        face = cv2.copyMakeBorder(face, 2, 2, 2, 2, cv2.BORDER_CONSTANT, value=(60, 60, 60))
+        h, w = face.shape[:2]
+        x, y = int(120 + i * 70 * math.cos(a) - w / 2), int(150 + i * 70 * math.sin(a) - h / 2)
+        img[y:y + h, x:x + w] = face
+        boxes.append((x, y, x + w, y + h))
+    return img, boxes
+
+
+def _photo_turned(img, boxes, degrees: float):
+    """The photo turned ``degrees`` clockwise as shown, and the bounds of its tiles' boxes."""
+    turn = turned.turn_for(img, -degrees)
+    onto = turned.Turn(turn.degrees, turn.back, turn.forward, (img.shape[1], img.shape[0]))
+    out = turned.turned_image(img, turn)
+    return out, [turned.box_back(b, onto, (out.shape[1], out.shape[0])) for b in boxes]
+
+
+def test_upright_tiles_along_a_slanted_line_are_not_tiles_turned():
+    img, boxes = _laid_out(13.0)
+    assert turned.tilt_from_boxes(boxes) == pytest.approx(13.0, abs=1.0)     # the row is slanted
+    assert turned.tiles_tilt(img, boxes) == pytest.approx(0.0, abs=2.0)       # its tiles are not
+    assert not turned.tiles_turned_with_rows(img, boxes, 13.0, 12)
+
+
+@pytest.mark.parametrize("deg", [30.0, -20.0, 40.0])
+def test_tiles_of_a_turned_photo_lie_as_their_rows(deg):
+    img, boxes = _photo_turned(*_laid_out(0.0), deg)
+    rows = turned.tilt_from_boxes(boxes)
+    assert rows == pytest.approx(deg, abs=1.0)
+    assert turned.tiles_tilt(img, boxes) == pytest.approx(deg, abs=3.0)
+    assert turned.tiles_turned_with_rows(img, boxes, rows, 12)
+
+
+def test_quarter_gap_takes_directions_modulo_a_quarter_turn():
+    assert turned.quarter_gap(44.0, -44.0) == pytest.approx(2.0)
+    assert turned.quarter_gap(-28.0, 16.0) == pytest.approx(44.0)
+    assert turned.quarter_gap(10.0, 10.0) == 0.0
+
+
+def test_with_turned_leaves_upright_tiles_on_a_slanted_line_alone(monkeypatch):
+    img, boxes = _laid_out(13.0)
+    first = [TileRead("1m", b, 0.6) for b in boxes]
+    calls = []
+    monkeypatch.setattr(recognizer, "_read_view", lambda rgb, timing, tile_set=None: calls.append(1) or
+                        [TileRead("2m", b, 0.95) for b in boxes])
+    monkeypatch.setattr(recognizer.models, "settings", lambda: {"turn_min_degrees": 12, "turn_margin": 1.1,
+                                                                "turn_tiles_tilted": True})
+    assert recognizer.with_turned(img, first, {}) is first and calls == []
+    # a level row in a photo turned 30 degrees: its tiles lie as its rows, so it is read turned
+    img, boxes = _photo_turned(*_laid_out(0.0), 30.0)
+    first = [TileRead("1m", b, 0.6) for b in boxes]
+    assert recognizer.with_turned(img, first, {}) is not first and calls == [1]
+
+
+def test_with_turned_needs_a_row_when_tiles_must_lie_turned(monkeypatch):
+    # a tile or two on a patterned table: the photo's edges are the table's, not the tiles'
+    rgb = np.zeros((60, 80, 3), np.uint8)
+    first = [TileRead("1m", (5, 5, 15, 20), 0.6), TileRead("2m", (20, 5, 30, 20), 0.6)]
+    calls = _stub_reads(monkeypatch, [TileRead("2m", (30, 30, 40, 45), 0.9)] * 4, 30.0)
+    monkeypatch.setattr(recognizer.models, "settings", lambda: {"turn_min_degrees": 12, "turn_tiles_tilted": True})
+    assert recognizer.with_turned(rgb, first, {}) is first and recognizer.with_turned(rgb, [], {}) == []
+    assert calls == []
+    # without the setting the photo's edges decide, as before
+    monkeypatch.setattr(recognizer.models, "settings", lambda: {"turn_min_degrees": 12})
+    assert recognizer.with_turned(rgb, first, {}) is not first and len(calls) == 1

@@ -292,15 +292,19 @@ def with_turned(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     """``tiles``, or the read of the photo turned so its rows run level where they lie at least
     ``turn_min_degrees`` off the image axes and that read is ``turn_margin`` surer in sum
     (vision.turned says why). Off where recognizer.json has no ``turn_min_degrees``."""
-    from .turned import TURN_MARGIN, boxes_kept, evidence, row_tilt, tiles_back, turn_for, turned_image
+    from .turned import (TURN_MARGIN, boxes_kept, evidence, row_tilt, tiles_back, tiles_turned_with_rows,
+                         turn_for, turned_image)
 
     cfg = models.settings()
     least = cfg.get("turn_min_degrees")
     if not least:
         return tiles
-    tilt = row_tilt(rgb, [t.box for t in tiles])
+    boxes = [t.box for t in tiles]
+    tilt = row_tilt(rgb, boxes)
     if abs(tilt) < least:
         return tiles
+    if cfg.get("turn_tiles_tilted") and (len(boxes) < 3 or not tiles_turned_with_rows(rgb, boxes, tilt, least)):
+        return tiles          # no row of tiles that lie as the row does: nothing to turn
     t0 = time.perf_counter()
     turn = turn_for(rgb, tilt)
     other = _read_view(turned_image(rgb, turn), {}, tile_set)

@@ -74,19 +74,31 @@ def tilt_from_boxes(boxes: Sequence[Sequence[float]]) -> float | None:
     return _quarter_mean(np.arctan2(v[:, 1], v[:, 0]))
 
 
-def tilt_from_edges(rgb: np.ndarray) -> float:
+def tilt_from_edges(rgb: np.ndarray, boxes: Sequence[Sequence[float]] | None = None) -> float:
     """Degrees the photo's strongest edges (its top tenth by gradient) run off the axes, as
-    :func:`tilt_from_boxes`: tile rows, racks and tile sides dominate a hand photo's edges."""
+    :func:`tilt_from_boxes`: tile rows, racks and tile sides dominate a hand photo's edges.
+    With ``boxes``, only the edges inside them count: the tiles' own outlines and strokes, so
+    the answer is how the tiles themselves lie, whatever line they are laid along."""
     import cv2
 
     g = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY).astype(np.float32)
-    s = EDGE_SIDE / max(g.shape)
+    s = min(1.0, EDGE_SIDE / max(g.shape))
     if s < 1:
         g = cv2.resize(g, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
     mag = np.hypot(gx, gy)
-    strong = mag > np.percentile(mag, 90)
+    if boxes is not None:
+        inside = np.zeros(mag.shape, bool)
+        for x1, y1, x2, y2 in boxes:
+            inside[max(0, int(y1 * s)):max(0, int(math.ceil(y2 * s))), max(0, int(x1 * s)):max(0, int(math.ceil(x2 * s)))] = True
+        mag = np.where(inside, mag, 0.0)
+        if not inside.any():
+            return 0.0
+    considered = mag[mag > 0] if boxes is not None else mag
+    if considered.size == 0:
+        return 0.0
+    strong = mag > np.percentile(considered, 90)
     if not strong.any():
         return 0.0
     # an edge runs across its gradient; modulo a quarter turn the two are the same direction
@@ -97,6 +109,27 @@ def row_tilt(rgb: np.ndarray, boxes: Sequence[Sequence[float]]) -> float:
     """The rows' tilt in degrees, from the boxes where there are three or more, else the edges."""
     t = tilt_from_boxes(boxes)
     return tilt_from_edges(rgb) if t is None else t
+
+
+def tiles_tilt(rgb: np.ndarray, boxes: Sequence[Sequence[float]]) -> float:
+    """How the tiles themselves lie, in degrees off the axes: the edges inside their boxes."""
+    return tilt_from_edges(rgb, boxes)
+
+
+def quarter_gap(a: float, b: float) -> float:
+    """Degrees between two directions taken modulo a quarter turn (44 and -44 are 2 apart)."""
+    return abs((a - b + 45) % 90 - 45)
+
+
+def tiles_turned_with_rows(rgb: np.ndarray, boxes: Sequence[Sequence[float]], tilt: float, least: float) -> bool:
+    """Whether the tiles themselves lie at least ``least`` degrees off the axes and within
+    ``least`` of the rows' ``tilt``: only then does turning the photo lay its tiles level.
+    Why (session 33): the rows' tilt comes from where the tiles lie, not how. Upright tiles
+    laid along a slanted line (a screenshot, a staggered row) have tilted rows but level tiles,
+    and loose tiles scattered at many angles have a "row" tilt that no tile shares (a
+    chinese-v4 photo: rows -28, tiles 16 degrees); turning either tilts tiles for nothing."""
+    own = tiles_tilt(rgb, boxes)
+    return abs(own) >= least and quarter_gap(own, tilt) <= least
 
 
 def turn_for(rgb: np.ndarray, tilt: float) -> Turn:
@@ -169,4 +202,4 @@ def evidence(tiles: Sequence[TileRead]) -> float:
 
 
 __all__ = ["TURN_MARGIN", "Turn", "box_back", "boxes_kept", "evidence", "row_tilt", "tilt_from_boxes",
-           "tilt_from_edges", "tiles_back", "turn_for", "turned_image"]
+           "tilt_from_edges", "quarter_gap", "tiles_back", "tiles_tilt", "tiles_turned_with_rows", "turn_for", "turned_image"]
