@@ -198,3 +198,47 @@ def test_with_turned_needs_a_row_when_tiles_must_lie_turned(monkeypatch):
     # without the setting the photo's edges decide, as before
     monkeypatch.setattr(recognizer.models, "settings", lambda: {"turn_min_degrees": 12})
     assert recognizer.with_turned(rgb, first, {}) is not first and len(calls) == 1
+
+
+def test_small_tiles_of_a_photo_with_finer_pixels_are_left_to_the_closer_look(monkeypatch):
+    rgb = np.zeros((300, 400, 3), np.uint8)
+    small = [TileRead("1m", (10 + 12 * i, 10, 20 + 12 * i, 24), 0.3) for i in range(5)]     # 14 px tiles
+    turned_calls = []
+    monkeypatch.setattr(recognizer, "_read_view", lambda rgb, timing, tile_set=None: list(small))
+    monkeypatch.setattr(recognizer, "with_turned", lambda rgb, tiles, timing, tile_set=None:
+                        turned_calls.append(len(tiles)) or tiles)
+    monkeypatch.setattr(recognizer, "with_framed", lambda rgb, tiles, timing, tile_set=None: tiles)
+    monkeypatch.setattr(recognizer, "with_closer", lambda rgb, tiles, timing, tile_set=None, finer=None: tiles)
+    monkeypatch.setattr(recognizer.models, "settings", lambda: {"closer_tile_px": 40, "turn_min_degrees": 12})
+    recognizer._read_tiles(rgb, {}, None, finer=lambda window, factor: None)
+    assert turned_calls == []                          # the closer look reads them again, finer
+    recognizer._read_tiles(rgb, {}, None, finer=None)
+    assert turned_calls == [5]                         # no finer pixels: the turned read may
+    recognizer._read_tiles(rgb, {}, None, finer=None, turn=False)
+    assert turned_calls == [5]                         # a window of the closer look: never
+
+
+def test_a_window_of_the_closer_look_is_not_read_turned(monkeypatch):
+    seen = []
+    monkeypatch.setattr(recognizer, "_read_tiles", lambda image, timing, tile_set=None, finer=None, turn=True:
+                        seen.append(turn) or [TileRead("1m", (0, 0, 20, 30), 0.9)])
+    got = recognizer._read_window(np.zeros((200, 200, 3), np.uint8), (0, 0, 100, 100))
+    assert seen == [False] and got[0].box == (0.0, 0.0, 10.0, 15.0)
+
+
+def test_a_turned_read_that_cuts_tiles_in_two_is_not_kept(monkeypatch):
+    """A sum of confidences rewards a read that finds each tile twice, less surely: with
+    ``turn_surer_each`` the turned read must also be as sure per tile (a synthetic close-up of
+    bamboo tiles came back as eight halves, 0.51 each, against four tiles at 0.96)."""
+    rgb = np.zeros((60, 80, 3), np.uint8)
+    first = [TileRead("4s", (5 + 12 * i, 5, 15 + 12 * i, 20), 0.95) for i in range(4)]
+    halves = [TileRead("2s", (5 + 6 * i, 5, 10 + 6 * i, 20), 0.55) for i in range(8)]      # 4.4 > 1.1 * 3.8
+    settings = {"turn_min_degrees": 12, "turn_margin": 1.1}
+    monkeypatch.setattr(recognizer.models, "settings", lambda: settings)
+    _stub_reads(monkeypatch, halves, 30.0)
+    assert recognizer.with_turned(rgb, first, {}) is not first          # the sum alone takes it
+    settings["turn_surer_each"] = True
+    assert recognizer.with_turned(rgb, first, {}) is first
+    surer = [TileRead("4s", (5 + 12 * i, 5, 15 + 12 * i, 20), 0.97) for i in range(5)]  # one more tile, as sure
+    _stub_reads(monkeypatch, surer, 30.0)
+    assert recognizer.with_turned(rgb, first, {}) is not first

@@ -14,6 +14,7 @@ from .errors import ImageError
 from .reading import tiles_from_reads
 from ..scoring.tiles import BACK
 from .types import PhotoRead, TileRead
+from .zoom import median_side
 
 
 def detect_and_classify(rgb: np.ndarray, timing: dict | None = None, embed: bool = False):
@@ -102,10 +103,22 @@ def with_row_supported(view, reads: list, embed: bool = False):
     return view, reads + [weak_reads[weak_boxes[i]] for i in kept]
 
 
-def _read_tiles(rgb: np.ndarray, timing: dict, tile_set=None, finer=None) -> list[TileRead]:
+def _read_tiles(rgb: np.ndarray, timing: dict, tile_set=None, finer=None, turn: bool = True) -> list[TileRead]:
     """The photo's tiles; ``finer(window, factor)`` gives a window of the photo at a finer
-    scale where it has more pixels than ``rgb`` (:meth:`vision.imageio.LoadedImage.finer`)."""
-    tiles = with_turned(rgb, _read_view(rgb, timing, tile_set), timing, tile_set)
+    scale where it has more pixels than ``rgb`` (:meth:`vision.imageio.LoadedImage.finer`);
+    ``turn`` False: no turned read (a window of the closer look, below).
+
+    DECISION (session 33): tiles small enough for the closer look in a photo with finer pixels
+    are not read turned: their second read is the closer look's, and a turned read of the
+    coarse decode compares junk against many unsure small tiles (a far-off hand on a striped
+    table came back as four backs on the stripes, surer in sum). Nor is a window of the closer
+    look, whose turned read of a far-off hand gave every tile twice (a box round the face and
+    one round face and body). Measured on the far-off hands, models/README.md session 33."""
+    tiles = _read_view(rgb, timing, tile_set)
+    closer_px = models.settings().get("closer_tile_px")
+    small = finer is not None and closer_px and tiles and median_side([t.box for t in tiles]) < closer_px
+    if turn and not small:
+        tiles = with_turned(rgb, tiles, timing, tile_set)
     tiles = above_floor(with_framed(rgb, tiles, timing, tile_set))
     return with_closer(rgb, tiles, timing, tile_set, finer)
 
@@ -133,7 +146,7 @@ def with_closer(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     every far-off set); a search of a close-up plans its window around pieces of a big tile, which
     the window then reads whole at 10-40x that size, and following such a read cost a lone tile in
     a 12 MP photo four more reads (4.5-6.6 s; models/README.md, session 32)."""
-    from .closer import closer_plan, median_side, new_tiles, onward, split_at
+    from .closer import closer_plan, new_tiles, onward, split_at
 
     cfg = models.settings()
     tile_px = cfg.get("closer_tile_px")
@@ -182,7 +195,7 @@ def _read_window(image: np.ndarray, window, tile_set=None) -> list[TileRead]:
     if min(sx, sy) < 1.2:
         return []
     return [TileRead(t.kind, back_in_image(t.box, window, sx, sy), t.confidence, t.alternatives, t.angle)
-            for t in _read_tiles(image, {}, tile_set)]
+            for t in _read_tiles(image, {}, tile_set, turn=False)]
 
 
 def searched_boxes(shape, finer) -> list | None:
@@ -291,7 +304,10 @@ def without_straddlers(tiles: list[TileRead]) -> list[TileRead]:
 def with_turned(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=None) -> list[TileRead]:
     """``tiles``, or the read of the photo turned so its rows run level where they lie at least
     ``turn_min_degrees`` off the image axes and that read is ``turn_margin`` surer in sum
-    (vision.turned says why). Off where recognizer.json has no ``turn_min_degrees``."""
+    (vision.turned says why); with ``turn_tiles_tilted`` only where three or more tiles lie
+    turned as their rows do (:func:`vision.turned.tiles_turned_with_rows`); with
+    ``turn_surer_each`` only where its tiles are also no less sure on average (a sum rewards a
+    read that cuts each tile in two). Off where recognizer.json has no ``turn_min_degrees``."""
     from .turned import (TURN_MARGIN, boxes_kept, evidence, row_tilt, tiles_back, tiles_turned_with_rows,
                          turn_for, turned_image)
 
@@ -300,16 +316,20 @@ def with_turned(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     if not least:
         return tiles
     boxes = [t.box for t in tiles]
+    tilted_tiles = cfg.get("turn_tiles_tilted")
+    if tilted_tiles and len(boxes) < 3:
+        return tiles          # no row: nothing to turn (and no need to look at the photo's edges)
     tilt = row_tilt(rgb, boxes)
     if abs(tilt) < least:
         return tiles
-    if cfg.get("turn_tiles_tilted") and (len(boxes) < 3 or not tiles_turned_with_rows(rgb, boxes, tilt, least)):
+    if tilted_tiles and not tiles_turned_with_rows(rgb, boxes, tilt, least):
         return tiles          # no row of tiles that lie as the row does: nothing to turn
     t0 = time.perf_counter()
     turn = turn_for(rgb, tilt)
     other = _read_view(turned_image(rgb, turn), {}, tile_set)
     timing["turned"] = (time.perf_counter() - t0) * 1000
-    if evidence(other) > cfg.get("turn_margin", TURN_MARGIN) * evidence(tiles):
+    if evidence(other) > cfg.get("turn_margin", TURN_MARGIN) * evidence(tiles) and (
+            not cfg.get("turn_surer_each") or evidence(other) / len(other) >= evidence(tiles) / max(len(tiles), 1)):
         h, w = rgb.shape[:2]
         return boxes_kept(tiles_back(other, turn, (w, h)), tiles)
     return tiles
@@ -348,7 +368,8 @@ def recognize_file(path: str | Path, tile_set=None) -> PhotoRead:
     t0 = time.perf_counter()
     img = load_image(path)
     timing["load"] = (time.perf_counter() - t0) * 1000
-    tiles = _read_tiles(img.rgb, timing, _taught(tile_set), img.finer)
+    finer = img.finer if img.scale < 1.0 else None          # a photo with more pixels than its decode
+    tiles = _read_tiles(img.rgb, timing, _taught(tile_set), finer)
     if img.scale != 1.0:
         k = 1.0 / img.scale
         tiles = [TileRead(t.kind, rescale(t.box, k), t.confidence, t.alternatives, t.angle) for t in tiles]

@@ -20,17 +20,24 @@ box round that tile alone (:func:`boxes_kept`), and face angles turned back, rou
 quarter turns as the recognizer's always are.
 Pure functions over arrays; :mod:`vision.recognizer` decides and reads.
 
-DECISION (session 13): off in the shipped recognizer.json (no ``turn_min_degrees``). Chosen on
-100 synthetic hands of their own seed (``scene_eval make data/eval/scenes_choose --seed 2``) it
-turned 4 wrong hands right and none wrong (60 -> 64 exact or rightly proposed; 12 degrees beat
-20 and 30), chinese-v4 valid was unchanged (0.9664), but leo-riichi-v5 fell 0.835 -> 0.817: one
-screenshot whose upright tiles lie along a line 13 degrees off the axis was read turned, and
-the bounds of its turned boxes no longer matched the upright tiles (8 of 8 lost). Session 14 built that fix
-(:func:`boxes_kept`: a turned tile takes the first read's box where that box held it alone)
-and measured again with straddling boxes dropped (vision.boxes.straddlers, shipped): hands to
-choose on 60 -> 64, reported hands 57 -> 62 with none wrong unflagged, but leo 0.836 -> 0.832
-(the same photo: its 8 tiles are found again, 5 false boxes of the turned read stay). Still off:
-on real photos it changed one and lost there; fixing that photo would be tuning on leo."""
+DECISION (session 33, finished session 34): on in the shipped recognizer.json
+(``turn_min_degrees`` 12, ``turn_margin`` 1.1, ``turn_tiles_tilted``, ``turn_surer_each``),
+guarded by :func:`tiles_turned_with_rows`: a photo is read turned only where at least three
+tiles were found and the tiles themselves (the edges inside their boxes) lie as far off the
+axes as their rows, within ``turn_min_degrees``; and the turned read is kept only where its
+tiles are also no less sure on average than the first read's (a sum rewards a read that cuts
+each tile in two: a synthetic close-up of four bamboo tiles, 0.96 each, came back as nine
+boxes at 0.51). History: session 13 measured it unguarded (hands to choose on 60 -> 64
+exact or rightly proposed) and left it off because leo-riichi-v5 fell 0.835 -> 0.817: a
+screenshot of upright tiles laid along a line 13 degrees off the axis was read turned;
+session 14's :func:`boxes_kept` cut that loss to 0.836 -> 0.832 and it stayed off. The guard
+is the general cause, not that photo: the rows' tilt says where tiles lie, not how. Chosen on
+the choice sets (hands of seed 2 up close 69 -> 72 and far off 67 -> 68, synth_choose
+0.8373 -> 0.8401, chinese-v4 valid, its close-ups and its far-off copies unchanged, the
+synthetic close-ups at phone size 0.810 -> 0.806 by the sum alone, 0.809 per tile too;
+unguarded, a scattered chinese-v4 photo was turned and lost a tile, and single tiles on
+patterned tables got false boxes from the table's edges: hence the three tiles); leo was read
+after and is unchanged (models/README.md, session 33)."""
 
 from __future__ import annotations
 
