@@ -242,3 +242,18 @@ def test_a_turned_read_that_cuts_tiles_in_two_is_not_kept(monkeypatch):
     surer = [TileRead("4s", (5 + 12 * i, 5, 15 + 12 * i, 20), 0.97) for i in range(5)]  # one more tile, as sure
     _stub_reads(monkeypatch, surer, 30.0)
     assert recognizer.with_turned(rgb, first, {}) is not first
+
+
+def test_a_first_read_that_is_sure_already_is_not_read_turned(monkeypatch):
+    """``turn_below_mean``: where the first read's tiles average that sure, no turned read runs
+    (a turned read kept there would have to find more tiles, each as sure)."""
+    rgb = np.zeros((60, 80, 3), np.uint8)
+    sure = [TileRead("4s", (5 + 12 * i, 5, 15 + 12 * i, 20), 0.95) for i in range(4)]
+    unsure = [TileRead("4s", (5 + 12 * i, 5, 15 + 12 * i, 20), 0.6) for i in range(4)]
+    more = [TileRead("4s", (5 + 10 * i, 5, 13 + 10 * i, 20), 0.97) for i in range(6)]
+    monkeypatch.setattr(recognizer.models, "settings", lambda: {
+        "turn_min_degrees": 12, "turn_margin": 1.1, "turn_surer_each": True, "turn_below_mean": 0.93})
+    calls = _stub_reads(monkeypatch, more, 30.0)
+    assert recognizer.with_turned(rgb, sure, {}) is sure and calls == []
+    got = recognizer.with_turned(rgb, unsure, {})
+    assert len(calls) == 1 and got is not unsure and len(got) == 6

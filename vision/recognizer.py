@@ -307,7 +307,14 @@ def with_turned(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     (vision.turned says why); with ``turn_tiles_tilted`` only where three or more tiles lie
     turned as their rows do (:func:`vision.turned.tiles_turned_with_rows`); with
     ``turn_surer_each`` only where its tiles are also no less sure on average (a sum rewards a
-    read that cuts each tile in two). Off where recognizer.json has no ``turn_min_degrees``."""
+    read that cuts each tile in two). Off where recognizer.json has no ``turn_min_degrees``.
+
+    DECISION (session 34): ``turn_below_mean`` 0.93 skips the turned read where the first read's
+    tiles average that sure or more: a turned read kept there must find more tiles than the
+    first, each as sure, and on 3,125 photos of twelve sets no kept turned read came from a
+    first read above 0.91 (choice sets: 0.90), while 14-81 % of the turned reads run came from
+    one (chinese-v4 valid: 22 of 27). Every set reads the same; a tilted photo read surely
+    costs one read less (models/README.md, sessions 33-34)."""
     from .turned import (TURN_MARGIN, boxes_kept, evidence, row_tilt, tiles_back, tiles_turned_with_rows,
                          turn_for, turned_image)
 
@@ -319,6 +326,9 @@ def with_turned(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     tilted_tiles = cfg.get("turn_tiles_tilted")
     if tilted_tiles and len(boxes) < 3:
         return tiles          # no row: nothing to turn (and no need to look at the photo's edges)
+    sure = cfg.get("turn_below_mean")
+    if sure and evidence(tiles) / max(len(tiles), 1) >= sure:
+        return tiles          # read surely already: a turned read would have to find more tiles, as surely
     tilt = row_tilt(rgb, boxes)
     if abs(tilt) < least:
         return tiles
