@@ -131,6 +131,16 @@ def test_a_photo_at_full_size_has_no_finer_window(tmp_path):
     path = tmp_path / "small.png"
     cv2.imwrite(str(path), _pattern(800, 600))
     assert load_image(path).finer((0, 0, 100, 100), 4.0) is None
+    assert load_image(path).finer_reader is None        # every front end hands the recognizer None
+
+
+def test_a_big_photo_hands_the_recognizer_its_finer_reader(tmp_path):
+    from PIL import Image
+
+    path = tmp_path / "far.jpg"
+    Image.fromarray(_pattern(4000, 3000)).save(path, quality=90)
+    img = load_image(path)
+    assert img.finer_reader is not None and img.finer_reader((500, 300, 600, 350), 4.0).shape == (200, 400, 3)
 
 
 def _far_off_photo(tmp_path, name: str, scale: float) -> tuple[Path, Counter]:

@@ -73,13 +73,24 @@ class LoadedImage:
     # window of it again at a finer scale (:meth:`finer`); None for an array given as it is
     source: str | Path | bytes | None = field(default=None, repr=False, compare=False)
 
+    @property
+    def has_finer_pixels(self) -> bool:
+        """Whether the photo's file holds more pixels than ``rgb`` (a big photo decoded smaller)."""
+        return self.source is not None and self.scale < 1.0
+
+    @property
+    def finer_reader(self):
+        """:meth:`finer` where the file holds more pixels than ``rgb``, else None: what every
+        front end hands the recognizer, so that a small photo reads the same from any of them."""
+        return self.finer if self.has_finer_pixels else None
+
     def finer(self, window, factor: float) -> np.ndarray | None:
         """The ``window`` (x0, y0, x1, y1 in ``rgb`` pixels) decoded again at up to ``factor`` times
         ``rgb``'s resolution, never finer than the photo itself; None when the photo has no more
         pixels than ``rgb``, no source to decode again, or the source cannot be decoded again
         (changed or removed since it was read: the closer look is a second look, and the first
         read must not be lost to it). See :func:`decode_region`."""
-        if self.source is None or self.scale >= 1.0 or factor <= 1.0:
+        if not self.has_finer_pixels or factor <= 1.0:
             return None
         full = tuple(v / self.scale for v in window)
         try:

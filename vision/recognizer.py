@@ -115,12 +115,16 @@ def _read_tiles(rgb: np.ndarray, timing: dict, tile_set=None, finer=None, turn: 
     look, whose turned read of a far-off hand gave every tile twice (a box round the face and
     one round face and body). Measured on the far-off hands, models/README.md session 33."""
     tiles = _read_view(rgb, timing, tile_set)
-    closer_px = models.settings().get("closer_tile_px")
-    small = finer is not None and closer_px and tiles and median_side([t.box for t in tiles]) < closer_px
-    if turn and not small:
+    if turn and not _left_to_closer(tiles, finer):
         tiles = with_turned(rgb, tiles, timing, tile_set)
     tiles = above_floor(with_framed(rgb, tiles, timing, tile_set))
     return with_closer(rgb, tiles, timing, tile_set, finer)
+
+
+def _left_to_closer(tiles: list[TileRead], finer) -> bool:
+    """Whether the photo has finer pixels and its tiles are small enough for the closer look."""
+    closer_px = models.settings().get("closer_tile_px")
+    return bool(finer is not None and closer_px and tiles and median_side([t.box for t in tiles]) < closer_px)
 
 
 def with_closer(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=None, finer=None) -> list[TileRead]:
@@ -315,8 +319,8 @@ def with_turned(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     first read above 0.91 (choice sets: 0.90), while 14-81 % of the turned reads run came from
     one (chinese-v4 valid: 22 of 27). Every set reads the same; a tilted photo read surely
     costs one read less (models/README.md, sessions 33-34)."""
-    from .turned import (TURN_MARGIN, boxes_kept, evidence, row_tilt, tiles_back, tiles_turned_with_rows,
-                         turn_for, turned_image)
+    from .turned import (TURN_MARGIN, boxes_kept, evidence, row_tilt, sureness, tiles_back,
+                         tiles_turned_with_rows, turn_for, turned_image)
 
     cfg = models.settings()
     least = cfg.get("turn_min_degrees")
@@ -327,7 +331,7 @@ def with_turned(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     if tilted_tiles and len(boxes) < 3:
         return tiles          # no row: nothing to turn (and no need to look at the photo's edges)
     sure = cfg.get("turn_below_mean")
-    if sure and evidence(tiles) / max(len(tiles), 1) >= sure:
+    if sure and sureness(tiles) >= sure:
         return tiles          # read surely already: a turned read would have to find more tiles, as surely
     tilt = row_tilt(rgb, boxes)
     if abs(tilt) < least:
@@ -338,8 +342,8 @@ def with_turned(rgb: np.ndarray, tiles: list[TileRead], timing: dict, tile_set=N
     turn = turn_for(rgb, tilt)
     other = _read_view(turned_image(rgb, turn), {}, tile_set)
     timing["turned"] = (time.perf_counter() - t0) * 1000
-    if evidence(other) > cfg.get("turn_margin", TURN_MARGIN) * evidence(tiles) and (
-            not cfg.get("turn_surer_each") or evidence(other) / len(other) >= evidence(tiles) / max(len(tiles), 1)):
+    surer_in_sum = evidence(other) > cfg.get("turn_margin", TURN_MARGIN) * evidence(tiles)
+    if surer_in_sum and (not cfg.get("turn_surer_each") or sureness(other) >= sureness(tiles)):
         h, w = rgb.shape[:2]
         return boxes_kept(tiles_back(other, turn, (w, h)), tiles)
     return tiles
@@ -378,8 +382,7 @@ def recognize_file(path: str | Path, tile_set=None) -> PhotoRead:
     t0 = time.perf_counter()
     img = load_image(path)
     timing["load"] = (time.perf_counter() - t0) * 1000
-    finer = img.finer if img.scale < 1.0 else None          # a photo with more pixels than its decode
-    tiles = _read_tiles(img.rgb, timing, _taught(tile_set), finer)
+    tiles = _read_tiles(img.rgb, timing, _taught(tile_set), img.finer_reader)
     if img.scale != 1.0:
         k = 1.0 / img.scale
         tiles = [TileRead(t.kind, rescale(t.box, k), t.confidence, t.alternatives, t.angle) for t in tiles]

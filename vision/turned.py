@@ -208,5 +208,10 @@ def evidence(tiles: Sequence[TileRead]) -> float:
     return float(sum(t.confidence for t in tiles))
 
 
+def sureness(tiles: Sequence[TileRead]) -> float:
+    """How sure a read is of each tile: their mean confidence (0 for no tiles)."""
+    return evidence(tiles) / len(tiles) if tiles else 0.0
+
+
 __all__ = ["TURN_MARGIN", "Turn", "box_back", "boxes_kept", "evidence", "row_tilt", "tilt_from_boxes",
-           "tilt_from_edges", "quarter_gap", "tiles_back", "tiles_tilt", "tiles_turned_with_rows", "turn_for", "turned_image"]
+           "tilt_from_edges", "quarter_gap", "sureness", "tiles_back", "tiles_tilt", "tiles_turned_with_rows", "turn_for", "turned_image"]

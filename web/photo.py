@@ -68,9 +68,10 @@ class Photo:
     def scale(self) -> float:          # rgb pixels per full-resolution pixel (<= 1)
         return self.loaded.scale
 
-    def finer(self, window, factor: float):
-        """See :meth:`vision.imageio.LoadedImage.finer`."""
-        return self.loaded.finer(window, factor)
+    @property
+    def finer_reader(self):
+        """See :attr:`vision.imageio.LoadedImage.finer_reader`."""
+        return self.loaded.finer_reader
 
 
 def size_text(n: int) -> str:

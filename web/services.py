@@ -36,7 +36,7 @@ Recognize = Callable[..., list]           # rgb array -> list[TileRead]
 
 def default_recognize(rgb, tile_set=None, finer=None):
     """The shipped recognizer (``vision.recognizer.recognize_image``), with a taught set or not;
-    ``finer``: the upload's windows decoded finer (:meth:`web.photo.Photo.finer`)."""
+    ``finer``: the upload's windows decoded finer (:attr:`web.photo.Photo.finer_reader`)."""
     from ..vision.recognizer import recognize_image
 
     return recognize_image(rgb, tile_set=tile_set, finer=finer)
@@ -103,7 +103,7 @@ class WebServices:
             from functools import partial
 
             from ..vision.sets import load_set
-            recognize = partial(default_recognize, tile_set=load_set(name) if name else None, finer=photo.finer)
+            recognize = partial(default_recognize, tile_set=load_set(name) if name else None, finer=photo.finer_reader)
         with self._scan_slots:
             tiles = recognize_upload(recognize, photo.rgb)
         recognised = time.perf_counter()
