@@ -9,7 +9,8 @@
 #   sh vision/training/device_detector.sh OUT_DIR SECONDS
 #   BANK=runs/detbank LR=4e-4 GEN=1500 MAIN_ZOOM=0.15 CLOSEUP_ZOOM=0.3 \
 #   MAIN_BOOST=train_v26=2,train_v28=2 CLOSEUP_BOOST=v4-crops=2,v4-pasted=2,train_v26=2 \
-#   MAIN_INIT=models/tile_detector.onnx CLOSEUP_INIT=models/tile_detector_closeup.onnx CLUTTER=0 sh ...
+#   MAIN_INIT=models/tile_detector.onnx CLOSEUP_INIT=models/tile_detector_closeup.onnx CLUTTER=0 \
+#   DETECTORS="main closeup" sh ...      (DETECTORS: which of the two to train; device_all.sh trains main only)
 #
 # Runs the same on a CPU-only machine (slowly); the repository root is the package `mjscore`.
 set -eu
@@ -31,10 +32,13 @@ run() {   # name, init onnx, zoom-in, boosts
     --clutter "${CLUTTER:-0}" \
     ${4:+--boost "$4"} > "$OUT/$1/train.log" 2>&1
 }
-run main "${MAIN_INIT:-models/tile_detector.onnx}" "${MAIN_ZOOM:-0.15}" "${MAIN_BOOST-train_v26=2,train_v28=2}" &
-run closeup "${CLOSEUP_INIT:-models/tile_detector_closeup.onnx}" "${CLOSEUP_ZOOM:-0.3}" "${CLOSEUP_BOOST-v4-crops=2,v4-pasted=2,train_v26=2}" &
+DETECTORS="${DETECTORS:-main closeup}"
+case " $DETECTORS " in *" main "*)
+  run main "${MAIN_INIT:-models/tile_detector.onnx}" "${MAIN_ZOOM:-0.15}" "${MAIN_BOOST-train_v26=2,train_v28=2}" & ;; esac
+case " $DETECTORS " in *" closeup "*)
+  run closeup "${CLOSEUP_INIT:-models/tile_detector_closeup.onnx}" "${CLOSEUP_ZOOM:-0.3}" "${CLOSEUP_BOOST-v4-crops=2,v4-pasted=2,train_v26=2}" & ;; esac
 wait || true
-for NAME in main closeup; do
+for NAME in $DETECTORS; do
   tail -2 "$OUT/$NAME/train.log"
   for CK in last half; do
     [ -f "$OUT/$NAME/run/$CK.pt" ] || continue

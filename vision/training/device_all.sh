@@ -1,0 +1,37 @@
+#!/bin/sh
+# The classifier and the main detector trained in ONE call on a lent GPU machine (session 35,
+# issue 17). Why one call: a task is now lent 15 minutes of device time in all, a start costs a
+# minute or more and one command may run 10 minutes, so the two-call stages of sessions 18-19
+# no longer fit; the two networks share the one GPU and the machine's cores side by side.
+# The classifier fine-tunes from its ONNX file on a crop bank with live procedural flower/season
+# faces (device_classifier.sh); the main detector from its ONNX file on a detector bank holding
+# racks of backs (device_detector.sh, DETECTORS=main). Both banks travel with the call:
+#
+#   run(command="sh vision/training/device_all.sh $OUT 420", carry=["runs/bank35", "runs/detbank35"], timeout_s=600)
+#   CLS_BANK=runs/bank35 DET_BANK=runs/detbank35 CLS_LR=8e-4 DET_LR=2e-4 SHUFFLE=0.25 \
+#   CLS_SHARES=real=..,art=..,synth=..,bonus=.. DET_BOOST=train_v54=2,train_v55=2 GEN=0 sh ...
+#
+# SECONDS is each trainer's wall-clock budget; exporting adds about half a minute. What comes
+# back (at most 8 files, two folders down, as the device tool allows):
+#   OUT/lr_<CLS_LR>/{tile_classifier.onnx, model.pt, log.json, train.log}
+#   OUT/main/{last,half}/tile_detector.onnx, OUT/main/train.log
+# The banks are packed on the CPU machine by the commands in models/README.md (session 35);
+# the tree plus both banks must stay under the tool's 64 MiB.
+# Runs the same on a CPU-only machine (slowly: the smoke test there is SECONDS=30).
+set -eu
+OUT="${1:?usage: device_all.sh OUT_DIR SECONDS}"
+BUDGET="${2:?seconds}"
+HERE="$(dirname "$0")"
+CORES=$(nproc)
+HALF=$(( CORES / 2 - 2 > 1 ? CORES / 2 - 2 : 1 ))
+. "$HERE/device_common.sh"     # once here: the two scripts below would race to make the same link
+BANK="${CLS_BANK:-runs/bank35}" WORKERS="$HALF" SHUFFLE="${SHUFFLE:-0.25}" \
+  SHARES="${CLS_SHARES:-real=0.35,art=0.1,synth=0.3,bonus=0.25}" \
+  sh "$HERE/device_classifier.sh" "$OUT" "$BUDGET" "${CLS_LR:-8e-4}" > "$OUT/classifier.out" 2>&1 &
+BANK="${DET_BANK:-runs/detbank35}" WORKERS="$HALF" GEN="${GEN:-0}" DETECTORS=main LR="${DET_LR:-2e-4}" \
+  CLUTTER="${CLUTTER:-0.5}" MAIN_BOOST="${DET_BOOST-train_v54=2,train_v55=2}" \
+  sh "$HERE/device_detector.sh" "$OUT" "$BUDGET" > "$OUT/detector.out" 2>&1 &
+wait || true
+tail -n 4 "$OUT/classifier.out" "$OUT/detector.out"
+rm -f "$OUT/classifier.out" "$OUT/detector.out" "$OUT/generate.log"
+find "$OUT" -type f | sort
