@@ -22,11 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
+from mjscore.scoring.tiles import is_bonus
+
 BANDS = ((0, 24, "under 24 px"), (24, 40, "24-40 px"), (40, 80, "40-80 px"), (80, 1e9, "80 px and more"))
-
-
-def is_bonus(kind: str | None) -> bool:
-    return bool(kind) and len(kind) == 2 and kind[0] in "fj"
 
 
 def band(tile_px: float) -> str:

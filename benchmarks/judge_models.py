@@ -27,46 +27,72 @@ import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Callable
+
+from mjscore.scoring.tiles import is_bonus
 
 EVAL = [sys.executable, "-m", "mjscore.cli", "eval"]
 SCENES = [sys.executable, "-m", "mjscore.datasets.scene_eval"]
 CLOSEUPS = [sys.executable, "-m", "mjscore.datasets.closeup_eval", "report"]
 
 
-def jobs(report: bool, data_root: Path | None) -> list[tuple[str, list[str], Path, int]]:
-    """(name, command, folder it reads, rough minutes on one core) of each set to read."""
+@dataclass(frozen=True)
+class Job:
+    """One set to read: its name in the table, the command (the folder is appended), the folder,
+    rough minutes on one core (longest first), and how its output becomes the table's cell."""
+    name: str
+    command: list[str]
+    folder: Path
+    minutes: int
+    figures: Callable[[str], str]
+
+
+def jobs(report: bool, data_root: Path | None) -> list[Job]:
+    """The choice sets, and with ``report`` the report sets after them."""
+    def tiles(name, folder, minutes):
+        return Job(name, EVAL + ["--json"], Path(folder), minutes, tile_figures)
+
+    def hands(name, folder, minutes):
+        return Job(name, SCENES, Path(folder), minutes, hand_figures)
+
+    def closeups(name, folder, minutes, parts):
+        return Job(name, CLOSEUPS, Path(folder), minutes, partial(closeup_figures, parts=parts))
+
     choice = [
-        ("synth_choose", EVAL + ["--json"], Path("data/eval/synth_choose"), 2),
-        ("v4_valid", EVAL + ["--json"], Path("data/clean/chinese-v4/valid"), 4),
-        ("v4_far_off", EVAL + ["--json"], Path("data/eval/v4_far_off"), 6),
-        ("hands2", SCENES, Path("data/eval/scenes_choose"), 4),
-        ("hands2_far", SCENES, Path("data/eval/scenes_far_off"), 5),
-        ("closeup_synth", CLOSEUPS, Path("data/eval/closeup_synth"), 3),
-        ("closeup_big", CLOSEUPS, Path("data/eval/closeup_big"), 4),
-        ("closeup", CLOSEUPS, Path("data/eval/closeup"), 6),
+        tiles("synth_choose", "data/eval/synth_choose", 2),
+        tiles("v4_valid", "data/clean/chinese-v4/valid", 4),
+        tiles("v4_far_off", "data/eval/v4_far_off", 6),
+        hands("hands2", "data/eval/scenes_choose", 4),
+        hands("hands2_far", "data/eval/scenes_far_off", 5),
+        closeups("closeup_synth", "data/eval/closeup_synth", 3, ("all",)),
+        closeups("closeup_big", "data/eval/closeup_big", 4, ("all",)),
+        closeups("closeup", "data/eval/closeup", 6,
+                 ("v4-crops", "v4-pasted") + (("all", "leo-crops", "leo-pasted") if report else ())),
     ]
     if not report:
         return choice
     leo = (data_root or Path(os.environ.get("MJSCORE_DATA_ROOT", "../shared"))) / "datasets/leo-riichi-v5"
     return choice + [
-        ("holdout", EVAL + ["--json"], Path("data/eval/synth_holdout"), 2),
-        ("leo", EVAL + ["--json"], leo, 3),
-        ("hands1", SCENES, Path("data/scenes"), 4),
-        ("hands1_far", SCENES, Path("data/eval/scenes1_far_off"), 5),
+        tiles("holdout", "data/eval/synth_holdout", 2),
+        tiles("leo", leo, 3),
+        hands("hands1", "data/scenes", 4),
+        hands("hands1_far", "data/eval/scenes1_far_off", 5),
     ]
 
 
-def run_job(models: Path, name: str, command: list[str], folder: Path, out: Path) -> Path:
+def run_job(models: Path, job: Job, out: Path) -> Path:
     """Run one job unless its output is already complete; the output file is written whole
     (``.part`` renamed) only when the command ends well."""
-    target = out / f"{models.name}.{name}.txt"
-    if target.exists() or not folder.exists():
+    target = out / f"{models.name}.{job.name}.txt"
+    if target.exists() or not job.folder.exists():
         return target
     env = dict(os.environ, MJSCORE_MODELS_DIR=str(models.resolve()), MJSCORE_ORT_THREADS="1")
     part = target.with_suffix(".part")
     with open(part, "w") as fh, open(target.with_suffix(".err"), "w") as err:
-        rc = subprocess.run(command + [str(folder)], stdout=fh, stderr=err, env=env).returncode
+        rc = subprocess.run(job.command + [str(job.folder)], stdout=fh, stderr=err, env=env).returncode
     if rc == 0:
         part.rename(target)
     return target
@@ -77,7 +103,7 @@ def tile_figures(text: str) -> str:
     d = json.loads(text)
     kinds = d["per_kind_accuracy"]
     x = kinds.get("X", {"matched": 0, "missed": 0})
-    bonus = [v for k, v in kinds.items() if k[0] in "fj"]
+    bonus = [v for k, v in kinds.items() if is_bonus(k)]
     found = sum(v["matched"] for v in bonus)
     right = sum(v["accuracy"] * v["matched"] for v in bonus)
     extra = f"X {x['matched']}/{x['matched'] + x['missed']}" if x["matched"] + x["missed"] else ""
@@ -104,27 +130,17 @@ def closeup_figures(text: str, parts: tuple[str, ...]) -> str:
     return " / ".join(found.get(p, "-") for p in parts)
 
 
-def row_figures(name: str, text: str, report: bool) -> str:
-    if name in ("hands1", "hands2", "hands1_far", "hands2_far"):
-        return hand_figures(text)
-    if name == "closeup":
-        return closeup_figures(text, ("v4-crops", "v4-pasted") + (("all", "leo-crops", "leo-pasted") if report else ()))
-    if name in ("closeup_synth", "closeup_big"):
-        return closeup_figures(text, ("all",))
-    return tile_figures(text)
-
-
-def table(models: list[Path], names: list[str], out: Path, report: bool) -> str:
+def table(models: list[Path], todo: list[Job], out: Path) -> str:
     lines = ["| set | " + " | ".join(m.name for m in models) + " |", "|---" * (len(models) + 1) + "|"]
-    for name in names:
+    for job in todo:
         cells = []
         for m in models:
-            f = out / f"{m.name}.{name}.txt"
+            f = out / f"{m.name}.{job.name}.txt"
             try:
-                cells.append(row_figures(name, f.read_text(), report) if f.exists() else "-")
+                cells.append(job.figures(f.read_text()) if f.exists() else "-")
             except (ValueError, KeyError) as exc:
                 cells.append(f"unreadable ({exc.__class__.__name__})")
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        lines.append(f"| {job.name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -140,11 +156,11 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("give each models folder a different name: the outputs are named by it")
     args.out.mkdir(parents=True, exist_ok=True)
     todo = jobs(args.report, args.data_root)
-    work = sorted(((m, *j) for m in args.models for j in todo), key=lambda w: -w[4])
+    work = sorted(((m, j) for m in args.models for j in todo), key=lambda w: -w[1].minutes)
     with ThreadPoolExecutor(args.lanes) as pool:
-        for done in pool.map(lambda w: run_job(w[0], w[1], w[2], w[3], args.out), work):
+        for done in pool.map(lambda w: run_job(*w, args.out), work):
             print(f"done {done.name}", file=sys.stderr, flush=True)
-    print(table(args.models, [j[0] for j in todo], args.out, args.report))
+    print(table(args.models, todo, args.out))
     return 0
 
 

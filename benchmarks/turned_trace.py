@@ -21,6 +21,7 @@ from pathlib import Path
 
 import mjscore.vision.recognizer as recognizer
 from mjscore.vision import models
+from mjscore.vision.turned import evidence
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
 SKIP_AT = (0.90, 0.93, 0.95)
@@ -34,8 +35,8 @@ def trace(folder: Path) -> list[dict]:
     def traced_with_turned(rgb, tiles, timing, tile_set=None):
         def traced_read_view(image, timing_, tile_set_=None):
             other = read_view(image, timing_, tile_set_)
-            runs.append({"first_n": len(tiles), "first_sum": round(sum(t.confidence for t in tiles), 4),
-                         "turned_n": len(other), "turned_sum": round(sum(t.confidence for t in other), 4)})
+            runs.append({"first_n": len(tiles), "first_sum": round(evidence(tiles), 4),
+                         "turned_n": len(other), "turned_sum": round(evidence(other), 4)})
             return other
 
         recognizer._read_view = traced_read_view

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from mjscore.benchmarks import judge_models
-from mjscore.benchmarks.judge_models import EVAL, SCENES
+from mjscore.benchmarks.judge_models import EVAL, SCENES, Job, hand_figures, tile_figures
 from mjscore.datasets.closeup_eval import format_report
 from mjscore.vision.evaluate import add_photo, empty_report, evaluate_folder, score_folder
 
@@ -22,9 +22,9 @@ def test_table_holds_what_the_real_commands_print(tmp_path, monkeypatch, capsys)
     empty = tmp_path / "no_hands"
     empty.mkdir()
     monkeypatch.setattr(judge_models, "jobs", lambda report, root: [
-        ("v4_valid", EVAL + ["--json"], V4, 1),
-        ("hands2", SCENES + ["--limit", "2"], HANDS, 1),
-        ("hands1", SCENES, empty, 1),                  # scene_eval refuses a folder without hands
+        Job("v4_valid", EVAL + ["--json"], V4, 1, tile_figures),
+        Job("hands2", SCENES + ["--limit", "2"], HANDS, 1, hand_figures),
+        Job("hands1", SCENES, empty, 1, hand_figures),   # scene_eval refuses a folder without hands
     ])
     twin = tmp_path / "twin"
     twin.symlink_to(ROOT / "models")
