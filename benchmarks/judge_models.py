@@ -9,7 +9,9 @@ each) in ``--lanes`` parallel lanes, longest first, keeps each job's output unde
 
 Choice sets (to choose between candidates): synth_choose, chinese-v4 valid and its far-off
 copies, the hands of seed 2 up close and far off, the synthetic close-ups (and at phone size),
-the close-up set's chinese-v4 parts. ``--report`` adds the sets only ever reported, read after
+the close-up set's chinese-v4 parts, and the two sets in the held-out face design
+(``--art unseen``: scenes of seed 107 and hands of seed 3, which no network was ever trained
+on; the training code refuses them). ``--report`` adds the sets only ever reported, read after
 the choice: the synthetic hold-out, leo-riichi-v5, the hands of seed 1 up close and far off,
 the close-up set as a whole and its leo parts. Without ``--report`` no leo figure is printed.
 
@@ -63,10 +65,12 @@ def jobs(report: bool, data_root: Path | None) -> list[Job]:
 
     choice = [
         tiles("synth_choose", "data/eval/synth_choose", 2),
+        tiles("unseen_design", "data/eval/synth_unseen", 2),
         tiles("v4_valid", "data/clean/chinese-v4/valid", 4),
         tiles("v4_far_off", "data/eval/v4_far_off", 6),
         hands("hands2", "data/eval/scenes_choose", 4),
         hands("hands2_far", "data/eval/scenes_far_off", 5),
+        hands("hands3_unseen", "data/eval/scenes_unseen", 4),
         closeups("closeup_synth", "data/eval/closeup_synth", 3, ("all",)),
         closeups("closeup_big", "data/eval/closeup_big", 4, ("all",)),
         closeups("closeup", "data/eval/closeup", 6,

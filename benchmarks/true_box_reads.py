@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -61,14 +62,23 @@ def share(truth: list[str], read: list[str], keep) -> str:
     return f"{sum(t == r for t, r in pairs) / len(pairs):.4f} of {len(pairs)}" if pairs else "-"
 
 
+def confusions(truth: list[str], read: list[str]) -> list[tuple[tuple[str, str], int]]:
+    """Misreads (true kind, kind read) with their counts, most common first."""
+    return Counter((t, r) for t, r in zip(truth, read) if t != r).most_common()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folders", type=Path, nargs="+")
+    ap.add_argument("--confusions", type=int, default=0, metavar="N",
+                    help="also print the N most common misreads (true -> read: count) of each folder")
     args = ap.parse_args(argv)
     for folder in args.folders:
         truth, read = true_box_reads(folder)
         print(f"{folder}: all {share(truth, read, lambda t: True)}; flowers/seasons "
               f"{share(truth, read, lambda t: t in BONUS)}; backs {share(truth, read, lambda t: t == BACK)}")
+        if args.confusions:
+            print("  " + ", ".join(f"{t} -> {r}: {n}" for (t, r), n in confusions(truth, read)[:args.confusions]))
     return 0
 
 

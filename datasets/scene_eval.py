@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .paths import CASES, add_data_root_option, data_path
+from .synth.art import ART_CHOICES, UNSEEN_ART, mark_held_out
 from ..scoring.notation import parse_hand, parse_tiles
 from ..scoring.tiles import sort_key
 from ..vision.types import TileRead
@@ -267,8 +268,10 @@ def _scene_notation(notation: str) -> str:
     return re.sub(r"\{([^}]*)\}", face_down, notation)
 
 
-def make_scenes(out: Path, count: int, cases_file: Path, seed: int = 0, size: int = 960) -> list[dict]:
-    """Render ``count`` scenes of the worked cases in ``cases_file`` into ``out`` with ``hands.json``."""
+def make_scenes(out: Path, count: int, cases_file: Path, seed: int = 0, size: int = 960,
+                art: str = "all") -> list[dict]:
+    """Render ``count`` scenes of the worked cases in ``cases_file`` into ``out`` with ``hands.json``
+    (``art="unseen"``: in the held-out face design, ``synth.unseen_faces``)."""
     import numpy as np
     from .synth.hand_layout import parse_notation
     from .synth.hand_scene import render_hand
@@ -276,6 +279,8 @@ def make_scenes(out: Path, count: int, cases_file: Path, seed: int = 0, size: in
              if "hand" in c["input"] and c["expected"].get("valid") and c.get("notation")]
     rng = np.random.default_rng(seed)
     out.mkdir(parents=True, exist_ok=True)
+    if art == UNSEEN_ART:
+        mark_held_out(out)
     entries = []
     for i in range(count):
         case = cases[i % len(cases)]
@@ -287,7 +292,7 @@ def make_scenes(out: Path, count: int, cases_file: Path, seed: int = 0, size: in
             open_sets = [m for m in layout.melds if not m.concealed]
             if open_sets:
                 open_sets[int(rng.integers(len(open_sets)))].sideways = int(rng.integers(3))
-        image, tiles, meta = render_hand(layout, seed=seed * 10_000 + i, size=size)
+        image, tiles, meta = render_hand(layout, seed=seed * 10_000 + i, size=size, art=art)
         name = f"scene_{i:03d}.jpg"
         import cv2
         cv2.imwrite(str(out / name), image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 88])
@@ -314,11 +319,13 @@ def main(argv=None) -> int:
         mp.add_argument("--count", type=int, default=80)
         mp.add_argument("--seed", type=int, default=0)
         mp.add_argument("--size", type=int, default=960)
+        mp.add_argument("--art", choices=ART_CHOICES, default="all",
+                        help="'unseen': the held-out face design (evaluation only)")
         mp.add_argument("--cases", type=Path, default=None, help="worked cases (default: <data root>/spec/cases.json)")
         add_data_root_option(mp)
         margs = mp.parse_args(argv[1:])
         cases = margs.cases or data_path(mp, margs.data_root, CASES)
-        entries = make_scenes(margs.out, margs.count, cases, margs.seed, margs.size)
+        entries = make_scenes(margs.out, margs.count, cases, margs.seed, margs.size, margs.art)
         print(f"wrote {len(entries)} scenes to {margs.out}")
         return 0
     ap = argparse.ArgumentParser(description="Exact-hand accuracy of photo -> hand on labelled scenes.")

@@ -22,6 +22,10 @@ DEFAULT_CACHE = REPO / "data" / "art-cache"
 # committed sets that complete each other (xhokir only adds flowers and seasons to FluffyStuff)
 MERGED_SETS = {"fluffystuff": ["fluffystuff", "xhokir"]}
 SKIP_SETS = {"xhokir"}
+# the held-out face design (unseen_faces.py): evaluation batches only, never training
+UNSEEN_ART = "unseen"
+ART_CHOICES = ("all", "committed", "repo", UNSEEN_ART)
+HELD_OUT_MARK = "HELD_OUT"  # a file in a folder rendered in it: training code refuses the folder
 
 
 @dataclass
@@ -95,9 +99,29 @@ def committed_only() -> tuple[FaceSet, ...]:
 
 def face_sets_for(art: str) -> tuple[FaceSet, ...]:
     """``art="all"``: committed + cached optional art; ``"committed"``: repository art only
-    (``"repo"``: the same sets, and ``make_style`` is then told not to add generated ones)."""
+    (``"repo"``: the same sets, and ``make_style`` is then told not to add generated ones);
+    ``"unseen"``: none (every face is drawn with the held-out design, ``style_for_art``)."""
+    if art == UNSEEN_ART:
+        return ()
     if art in ("committed", "repo"):
         return committed_only()
     if art == "all":
         return load_face_sets(None)
-    raise ValueError(f"unknown art selection {art!r} (use 'all', 'committed' or 'repo')")
+    raise ValueError(f"unknown art selection {art!r} (use one of {', '.join(ART_CHOICES)})")
+
+
+def mark_held_out(folder: Path) -> None:
+    """Leave the held-out mark in a folder rendered with ``--art unseen``."""
+    (Path(folder) / HELD_OUT_MARK).write_text(
+        "Rendered in the held-out face design (datasets/synth/unseen_faces.py): evaluation only.\n"
+        "Training or fitting on this folder would spoil the unseen-set proxy; the training code refuses it.\n")
+
+
+def held_out_mark(folder: Path) -> Path | None:
+    """The held-out mark of ``folder`` or of the folder above it (a split such as ``x/images``'s
+    parent), if any."""
+    folder = Path(folder)
+    for d in (folder, folder.parent):
+        if (d / HELD_OUT_MARK).is_file():
+            return d / HELD_OUT_MARK
+    return None

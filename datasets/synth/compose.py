@@ -11,12 +11,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import background, photo
-from .art import face_sets_for
 from .cameras import random_camera
 from .framing import fill_tile_px, fit_frame, random_tile_px, span_in_tiles
 from .geometry import Camera, Placement
 from .render import TileLabel, render_tiles
-from .style import TileStyle, make_style
+from .style import TileStyle, style_for_art
 
 
 @dataclass
@@ -56,7 +55,7 @@ def render_scene(placements: list[Placement], rng: np.random.Generator, size: in
     tiles = [p for p in placements if not p.is_prop]
     if not tiles:
         raise ValueError("a scene needs at least one tile")
-    style = style or make_style(rng, face_sets_for(art))
+    style = style or style_for_art(rng, art)
     cam = camera or random_camera(rng, tiles, style.dims)
     w, h = size, int(round(size / aspect))
     span = span_in_tiles(tiles, style.dims, cam)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ...vision.kinds import KINDS
 from ...vision.training.common import name_factors
+from .art import ART_CHOICES, UNSEEN_ART, mark_held_out
 from .scene import LAYOUTS
 
 
@@ -84,6 +85,8 @@ def generate(out: Path, count: int, seed: int, size: int, workers: int = 1, art:
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
     write_data_yaml(out)
+    if art == UNSEEN_ART:
+        mark_held_out(out)
     jobs = [(i, seed, size, art, out, quality, tuple(layouts), favour) for i in range(start, start + count)]
     t0 = time.perf_counter()
     mode = "a" if start > 0 else "w"
@@ -114,8 +117,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="dataset seed")
     ap.add_argument("--size", type=int, default=640, help="image side in pixels")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
-    ap.add_argument("--art", choices=["all", "committed"], default="all",
-                    help="'all' also uses data/art-cache (install_art.sh); 'committed' only repo art")
+    ap.add_argument("--art", choices=[a for a in ART_CHOICES if a != "repo"], default="all",
+                    help="'all' also uses data/art-cache (install_art.sh); 'committed' only repo art; "
+                         "'unseen' the held-out face design (evaluation batches only: never train on it)")
     ap.add_argument("--start", type=int, default=0, help="first image index (to extend a dataset)")
     ap.add_argument("--layouts", default="",
                     help=f"comma list of layouts, taken in turn (default: the usual mix); one of {', '.join(LAYOUTS)}")

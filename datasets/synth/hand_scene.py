@@ -15,12 +15,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .art import face_sets_for
+from .art import ART_CHOICES
 from .cameras import hand_camera
 from .compose import HAND, render_scene
 from .hand_layout import HandLayout, LayoutError, Meld, NotationError, Role, layout_placements, parse_notation
 from .layouts import add_clutter
-from .style import make_style
+from .style import style_for_art
 
 
 def render_hand(layout: HandLayout | str, seed: int, size: int = 640, art: str = "all",
@@ -33,7 +33,7 @@ def render_hand(layout: HandLayout | str, seed: int, size: int = 640, art: str =
     if isinstance(layout, str):
         layout = parse_notation(layout)
     rng = np.random.default_rng(seed)
-    style = make_style(rng, face_sets_for(art), generated=art != "repo")
+    style = style_for_art(rng, art, generated=art != "repo")
     roles: list[Role] = []
     placements = layout_placements(layout, style.dims, rng, roles)
     if rng.random() < 0.3:  # scoring sticks or chips nearby (props come last, after the tiles)
@@ -68,9 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rotation", type=float, default=None, help="photo rotation in degrees (default random)")
     ap.add_argument("--sideways", action="store_true", help="turn one tile of the first exposed set sideways")
     ap.add_argument("--standing", action="store_true", help="concealed row standing on a rack")
-    ap.add_argument("--art", choices=["all", "committed", "repo"], default="all",
+    ap.add_argument("--art", choices=ART_CHOICES, default="all",
                     help="all: + optional art in data/art-cache; committed: repository art + generated "
-                         "faces; repo: repository art only")
+                         "faces; repo: repository art only; unseen: the held-out face design (evaluation only)")
     ap.add_argument("--quality", type=int, default=85, help="JPEG quality")
     ap.add_argument("--labels", type=Path, default=None, help="also write the labels as JSON here")
     args = ap.parse_args(argv)

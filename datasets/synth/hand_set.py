@@ -23,6 +23,7 @@ import numpy as np
 
 from ..paths import CASES, add_data_root_option, data_path
 
+from .art import ART_CHOICES
 from .hand_layout import LayoutError, NotationError, parse_notation
 from .hand_scene import render_hand
 
@@ -47,7 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     add_data_root_option(ap)
     ap.add_argument("--variants", type=int, default=3)
     ap.add_argument("--size", type=int, default=960)
-    ap.add_argument("--art", choices=["all", "committed", "repo"], default="all")
+    ap.add_argument("--art", choices=ART_CHOICES, default="all",
+                    help="'unseen': the held-out face design (evaluation only)")
     args = ap.parse_args(argv)
     cases_file = args.cases or data_path(ap, args.data_root, CASES)
     try:

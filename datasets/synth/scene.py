@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .art import face_sets_for
 from .cameras import random_camera
 from .compose import SceneResult, render_scene
 from .geometry import Camera, Placement
 from .hand_layout import layout_placements, random_layout
 from .layouts import add_clutter, layout_grid, layout_rack, layout_rows, layout_scatter, layout_standing
-from .style import make_style
+from .style import style_for_art
 
 LAYOUTS = ["rows", "rack", "scatter", "hand", "grid", "standing", "rack-back"]
 # "standing" came after batches v5-v7 were made, "rack-back" (a rack photographed from behind:
@@ -38,7 +37,7 @@ def random_placements(rng, dims, kind: str | None = None) -> tuple[list[Placemen
 
 
 def _draw_scene(rng: np.random.Generator, size: int, art: str, layout: str | None) -> SceneResult:
-    style = make_style(rng, face_sets_for(art))
+    style = style_for_art(rng, art)
     placements, kind = random_placements(rng, style.dims, layout)
     placements = placements[:80]
     tiles = [p for p in placements if not p.is_prop]

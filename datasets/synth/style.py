@@ -9,10 +9,11 @@ import numpy as np
 
 from ...vision.kinds import KINDS
 
-from .art import FaceSet
+from .art import UNSEEN_ART, FaceSet, face_sets_for
 from .fonts import choose_font, latin_fonts, load_font, symbol_fonts
 from .geometry import TileDims
 from .procedural import draw_glyph, procedural_fonts, unicode_glyph
+from .unseen_faces import draw_unseen_glyph
 
 TEX_H = 128
 
@@ -168,9 +169,17 @@ def _draw_corner_index(tex: np.ndarray, kind: str, style: TileStyle) -> np.ndarr
     return np.asarray(img).astype(np.float32)
 
 
-def make_style(rng: np.random.Generator, face_sets: tuple[FaceSet, ...], generated: bool = True) -> TileStyle:
+def style_for_art(rng: np.random.Generator, art: str, generated: bool = True) -> TileStyle:
+    """``make_style`` for a generator's ``--art`` choice; ``"unseen"`` is the held-out face
+    design (``unseen_faces``), which no other choice can draw."""
+    return make_style(rng, face_sets_for(art), generated, unseen=art == UNSEEN_ART)
+
+
+def make_style(rng: np.random.Generator, face_sets: tuple[FaceSet, ...], generated: bool = True,
+               unseen: bool = False) -> TileStyle:
     """A random tile set: one art source (completed with procedural faces), random body.
-    ``generated=False`` draws only from ``face_sets`` (no procedural or font-drawn sets).
+    ``generated=False`` draws only from ``face_sets`` (no procedural or font-drawn sets);
+    ``unseen=True`` draws every face with the held-out design (for evaluation batches only).
     Every call draws the same numbers whichever set is chosen and whatever fonts exist, so
     the rest of the scene does not depend on what is installed."""
     cjk, latin = procedural_fonts(rng)
@@ -182,7 +191,10 @@ def make_style(rng: np.random.Generator, face_sets: tuple[FaceSet, ...], generat
     glyphs = LazyGlyphs(lambda k: draw_glyph(k, np.random.default_rng([glyph_seed, KINDS.index(k)]), cjk, latin))
     opaque = False
     own_face = None
-    if name == "unicode" and symbol_fonts():
+    if unseen:
+        name = UNSEEN_ART
+        glyphs = LazyGlyphs(lambda k: draw_unseen_glyph(k, np.random.default_rng([glyph_seed, KINDS.index(k)]), cjk, latin))
+    elif name == "unicode" and symbol_fonts():
         colour = [(20, 20, 20), (30, 40, 120), (120, 20, 20), (20, 80, 40)][ink]
         glyphs = LazyGlyphs(lambda k: unicode_glyph(k, symbol_fonts()[0], colour))
     elif name == "unicode":  # no symbol font here: procedural faces stand in

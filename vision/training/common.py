@@ -40,7 +40,24 @@ def yolo_boxes(label_file: Path, width: int, height: int):
     return read_boxes(label_file, width, height)
 
 
+class HeldOutFolder(ValueError):
+    """A folder rendered in the held-out face design was given to training or fitting code."""
+
+
+def refuse_held_out(folder: Path) -> None:
+    """Raise ``HeldOutFolder`` for a folder that carries the held-out mark (``--art unseen``):
+    training or fitting on it would make the unseen-set proxy a seen one."""
+    from ...datasets.synth.art import held_out_mark
+
+    mark = held_out_mark(folder)
+    if mark is not None:
+        raise HeldOutFolder(f"{folder} is held out of all training and fitting ({mark} marks it: "
+                            "rendered in the held-out face design, for evaluation only)")
+
+
 def image_files(split_dir: Path) -> list[Path]:
+    """The photos of a training folder (never a held-out one: ``refuse_held_out``)."""
+    refuse_held_out(split_dir)
     exts = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
     return sorted(p for p in (split_dir / "images").iterdir() if p.suffix.lower() in exts)
 

@@ -18,6 +18,7 @@ import numpy as np
 from .. import models
 from ..calibration import fit_platt, fit_temperature, kind_probabilities, tile_probability
 from ..kinds import BONUS_MASK, KINDS
+from .common import HeldOutFolder, refuse_held_out
 
 
 def collect(folder: Path, limit: int | None = None) -> dict[str, np.ndarray]:
@@ -80,6 +81,10 @@ def main(argv: list[str] | None = None) -> int:
     for folder in [args.folder] + args.check:
         if not (folder / "images").is_dir():
             raise SystemExit(f"fit_calibration: {folder} is not a YOLO folder (no images/ in it)")
+    try:
+        refuse_held_out(args.folder)
+    except HeldOutFolder as exc:
+        raise SystemExit(f"fit_calibration: {exc}")
 
     fit = collect(args.folder, args.limit)
     platt = fit_platt(fit["score"], fit["matched"])

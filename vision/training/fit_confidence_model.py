@@ -24,6 +24,7 @@ import numpy as np
 from .. import models
 from ..calibration import CONTEXT_FEATURES, REVIEW_CONFIDENCE, fit_logistic, model_confidence
 from ..kinds import KINDS
+from .common import HeldOutFolder, refuse_held_out
 
 CACHE = Path("data/cache/confidence")
 NAMES = tuple(CONTEXT_FEATURES)
@@ -159,6 +160,11 @@ def main(argv: list[str] | None = None) -> int:
     for folder in args.fit + args.check:
         if not (folder / "images").is_dir() and not any(folder.glob("*/images")):
             ap.error(f"{folder} is not a YOLO folder (no images/ in it or its splits)")
+    for folder in args.fit:
+        try:
+            refuse_held_out(folder)
+        except HeldOutFolder as exc:
+            ap.error(str(exc))
 
     fit = [collect(f, args.limit) for f in args.fit]
     X = np.vstack([d["features"][:, cols] for d in fit]); y = np.concatenate([d["right"] for d in fit])
