@@ -314,20 +314,29 @@ def _bonus(kind: str, rng, cjk: str | None, latin: str | None) -> np.ndarray:
     return _finish(img)
 
 
+def face_family(kind: str) -> str:
+    """Which drawing a face design needs for ``kind``: "p", "s", "m" (suits), "honour" or
+    "bonus"; ValueError for a back or an unknown token."""
+    if kind[-1:] in ("p", "s", "m") and kind[:1].isdigit():
+        return kind[-1]
+    if kind in ("E", "S", "W", "N", "R", "G", "Wh"):
+        return "honour"
+    if kind[:1] in ("f", "j") and kind[1:] in ("1", "2", "3", "4"):
+        return "bonus"
+    raise ValueError(f"no face to draw for kind {kind!r}")
+
+
 def draw_glyph(kind: str, rng: np.random.Generator, cjk: str | None = None,
                latin: str | None = None) -> np.ndarray:
     """A procedural RGBA glyph layer for ``kind`` (not ``X``)."""
-    if kind.endswith("p"):
+    family = face_family(kind)
+    if family == "p":
         return _circles(int(kind[0]), rng)
-    if kind.endswith("s") and kind != "S":
+    if family == "s":
         return _bamboo(int(kind[0]), rng)
-    if kind.endswith("m"):
+    if family == "m":
         return _characters(int(kind[0]), rng, cjk) if cjk else _latin_suited(kind, rng, latin)
-    if kind in ("E", "S", "W", "N", "R", "G", "Wh"):
-        return _honour(kind, rng, cjk, latin)
-    if kind[0] in "fj":
-        return _bonus(kind, rng, cjk, latin)
-    raise ValueError(f"no procedural face for kind {kind!r}")
+    return (_honour if family == "honour" else _bonus)(kind, rng, cjk, latin)
 
 
 def unicode_glyph(kind: str, font_path: str, colour=(20, 20, 20)) -> np.ndarray:

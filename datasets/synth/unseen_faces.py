@@ -271,14 +271,8 @@ def _bonus(kind: str, rng, cjk: str | None, latin: str | None) -> np.ndarray:
 def draw_unseen_glyph(kind: str, rng: np.random.Generator, cjk: str | None = None,
                       latin: str | None = None) -> np.ndarray:
     """The held-out design's RGBA glyph layer for ``kind`` (not ``X``)."""
-    if kind.endswith("p"):
-        return _coins(int(kind[0]), rng)
-    if kind.endswith("s") and kind != "S":
-        return _rods(int(kind[0]), rng)
-    if kind.endswith("m"):
-        return _characters(int(kind[0]), rng, cjk, latin)
-    if kind in ("E", "S", "W", "N", "R", "G", "Wh"):
-        return _honour(kind, rng, cjk, latin)
-    if kind[0] in "fj":
-        return _bonus(kind, rng, cjk, latin)
-    raise ValueError(f"no held-out face for kind {kind!r}")
+    family = P.face_family(kind)
+    if family in ("p", "s", "m"):
+        n = int(kind[0])
+        return _coins(n, rng) if family == "p" else _rods(n, rng) if family == "s" else _characters(n, rng, cjk, latin)
+    return (_honour if family == "honour" else _bonus)(kind, rng, cjk, latin)

@@ -16,20 +16,31 @@ import numpy as np
 
 _FACES: list | None = None
 _SIZE = 0
+_VARIED = False
 
 
-def _init(bank: str, size: int) -> None:
-    global _FACES, _SIZE
+def _init(bank: str, size: int, varied: bool = False) -> None:
+    global _FACES, _SIZE, _VARIED
     from . import crop_bank
 
     crop_bank.use_fonts(Path(bank))
-    _FACES, _SIZE = crop_bank.load_faces(Path(bank)), size
+    _FACES, _SIZE, _VARIED = crop_bank.load_faces(Path(bank)), size, varied
 
 
 def _render(seed: int):
     from .bonus_faces import render_bonus_crops
 
     return render_bonus_crops(4, _SIZE, None, seed=seed, faces=_FACES)
+
+
+def _render_live(seed: int):
+    """What the ring buffer gets: bonus crops, or with ``varied`` every other chunk the design
+    grammar's suit and honour faces (``varied_faces``, session 36)."""
+    if _VARIED and seed % 2:
+        from .varied_faces import render_varied_crops
+
+        return render_varied_crops(1, _SIZE, seed=seed, faces=_FACES, bonus_share=0.0)
+    return _render(seed)
 
 
 def _render_art(seed: int):
@@ -39,11 +50,13 @@ def _render_art(seed: int):
 
 
 class LiveBonus:
-    """A pool of ``workers`` rendering bonus crops (side ``size``) into a ring buffer."""
+    """A pool of ``workers`` rendering bonus crops (side ``size``) into a ring buffer; with
+    ``varied`` half the chunks are the design grammar's suit and honour crops."""
 
-    def __init__(self, bank: Path, size: int, workers: int, capacity: int = 40000, seed: int = 10 ** 6):
+    def __init__(self, bank: Path, size: int, workers: int, capacity: int = 40000, seed: int = 10 ** 6,
+                 varied: bool = False):
         ctx = mp.get_context("spawn")
-        self.pool = ctx.Pool(workers, initializer=_init, initargs=(str(bank), size))
+        self.pool = ctx.Pool(workers, initializer=_init, initargs=(str(bank), size, varied))
         self.pending: list = []
         self.seed = seed
         self.x = np.zeros((capacity, size, size, 3), np.uint8)
@@ -56,7 +69,7 @@ class LiveBonus:
 
     def _top_up(self) -> None:
         while len(self.pending) < self.depth:
-            self.pending.append(self.pool.apply_async(_render, (self.seed,)))
+            self.pending.append(self.pool.apply_async(_render_live, (self.seed,)))
             self.seed += 1
 
     def _collect(self, block: bool = False) -> None:

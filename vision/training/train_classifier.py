@@ -198,6 +198,9 @@ def main() -> None:
     ap.add_argument("--bank", type=Path, default=None,
                     help="read every crop from a crop bank (vision/training/crop_bank.py) instead of the photos; "
                          "the bank holds no art crops: --live-bonus renders them from its faces")
+    ap.add_argument("--live-varied", action="store_true",
+                    help="with --live-bonus: half the live chunks are suit and honour faces of the design "
+                         "grammar (vision/training/varied_faces.py), drawn in the same bonus share")
     ap.add_argument("--live-bonus", type=int, default=0, metavar="WORKERS",
                     help="with --bank: WORKERS processes render fresh flower/season crops all the time "
                          "(vision/training/live_bonus.py), drawn as the bonus share (--shares ...,bonus=S)")
@@ -236,7 +239,7 @@ def main() -> None:
     live_share = shares.get("bonus", 0.0) / sum(shares.values()) if args.live_bonus else 0.0
     if args.live_bonus:
         from .live_bonus import LiveBonus
-        live = LiveBonus(args.bank, GEOMETRY.store, args.live_bonus)
+        live = LiveBonus(args.bank, GEOMETRY.store, args.live_bonus, varied=args.live_varied)
         choose["bonus_faces"] = live.fixed_set()   # seeds the training never draws
         ax, ay = live.art_set()                      # a bank carries no art crops: render them
         tx, ty = np.concatenate([tx, ax]), np.concatenate([ty, ay])
