@@ -1,4 +1,4 @@
-"""The training design grammar (vision/training/varied_faces.py): every suit and honour kind is
+"""The training design grammar (datasets/synth/varied_faces.py, vision/training/varied_crops.py): every suit and honour kind is
 drawn, crops carry the kind they show, and a machine without CJK fonts still gets the pip,
 stick and white-dragon faces (characters and honours need a font that draws them)."""
 
@@ -11,7 +11,8 @@ import numpy as np
 from mjscore.datasets.synth.fonts import FONT_DIRS_ENV
 from mjscore.datasets.synth.procedural import face_family
 from mjscore.vision.kinds import KINDS
-from mjscore.vision.training.varied_faces import SUIT_HONOUR, render_varied_crops, varied_face
+from mjscore.datasets.synth.varied_faces import SUIT_HONOUR, varied_face
+from mjscore.vision.training.varied_crops import render_varied_crops
 
 
 def test_every_pip_and_stick_kind_is_drawn_from_several_designs():
@@ -30,3 +31,14 @@ def test_crops_without_cjk_fonts_are_the_kinds_that_need_none(monkeypatch):
     assert set(counts.values()) == {2}
     assert x.shape == (len(y), 48, 48, 3) and x.dtype == np.uint8
     assert x.std() > 10
+
+
+def test_scene_batches_draw_the_grammar_only_when_asked():
+    from mjscore.datasets.synth.style import style_for_art
+
+    varied = [style_for_art(np.random.default_rng(s), "varied") for s in range(60)]
+    assert any(st.name == "varied" for st in varied)
+    assert "varied" not in {style_for_art(np.random.default_rng(s), "all").name for s in range(60)}
+    st = next(st for st in varied if st.name == "varied")
+    for kind in ("3p", "8s", "5m", "E", "Wh", "f2"):
+        assert st.texture(kind).shape[2] == 4 and st.texture(kind)[..., :3].std() > 5, kind

@@ -24,7 +24,8 @@ MERGED_SETS = {"fluffystuff": ["fluffystuff", "xhokir"]}
 SKIP_SETS = {"xhokir"}
 # the held-out face design (unseen_faces.py): evaluation batches only, never training
 UNSEEN_ART = "unseen"
-ART_CHOICES = ("all", "committed", "repo", UNSEEN_ART)
+VARIED_ART = "varied"  # "all" plus the design grammar (varied_faces.py) as one more family, for new training batches
+ART_CHOICES = ("all", "committed", "repo", VARIED_ART, UNSEEN_ART)
 HELD_OUT_MARK = "HELD_OUT"  # a file in a folder rendered in it: training code refuses the folder
 
 
@@ -100,12 +101,13 @@ def committed_only() -> tuple[FaceSet, ...]:
 def face_sets_for(art: str) -> tuple[FaceSet, ...]:
     """``art="all"``: committed + cached optional art; ``"committed"``: repository art only
     (``"repo"``: the same sets, and ``make_style`` is then told not to add generated ones);
-    ``"unseen"``: none (every face is drawn with the held-out design, ``style_for_art``)."""
+    ``"varied"``: as "all" (``style_for_art`` adds the design grammar); ``"unseen"``: none (every
+    face is drawn with the held-out design, ``style_for_art``)."""
     if art == UNSEEN_ART:
         return ()
     if art in ("committed", "repo"):
         return committed_only()
-    if art == "all":
+    if art in ("all", VARIED_ART):
         return load_face_sets(None)
     raise ValueError(f"unknown art selection {art!r} (use one of {', '.join(ART_CHOICES)})")
 

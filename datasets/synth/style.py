@@ -9,11 +9,12 @@ import numpy as np
 
 from ...vision.kinds import KINDS
 
-from .art import UNSEEN_ART, FaceSet, face_sets_for
+from .art import UNSEEN_ART, VARIED_ART, FaceSet, face_sets_for
 from .fonts import choose_font, latin_fonts, load_font, symbol_fonts
 from .geometry import TileDims
 from .procedural import draw_glyph, procedural_fonts, unicode_glyph
 from .unseen_faces import draw_unseen_glyph
+from .varied_faces import varied_glyph
 
 TEX_H = 128
 
@@ -171,21 +172,25 @@ def _draw_corner_index(tex: np.ndarray, kind: str, style: TileStyle) -> np.ndarr
 
 def style_for_art(rng: np.random.Generator, art: str, generated: bool = True) -> TileStyle:
     """``make_style`` for a generator's ``--art`` choice; ``"unseen"`` is the held-out face
-    design (``unseen_faces``), which no other choice can draw."""
-    return make_style(rng, face_sets_for(art), generated, unseen=art == UNSEEN_ART)
+    design (``unseen_faces``), which no other choice can draw; ``"varied"`` adds the training
+    design grammar (``varied_faces``) as one more family."""
+    return make_style(rng, face_sets_for(art), generated, unseen=art == UNSEEN_ART, varied=art == VARIED_ART)
 
 
 def make_style(rng: np.random.Generator, face_sets: tuple[FaceSet, ...], generated: bool = True,
-               unseen: bool = False) -> TileStyle:
+               unseen: bool = False, varied: bool = False) -> TileStyle:
     """A random tile set: one art source (completed with procedural faces), random body.
     ``generated=False`` draws only from ``face_sets`` (no procedural or font-drawn sets);
-    ``unseen=True`` draws every face with the held-out design (for evaluation batches only).
+    ``unseen=True`` draws every face with the held-out design (for evaluation batches only);
+    ``varied=True`` lets the design grammar be chosen as often as the procedural faces.
     Every call draws the same numbers whichever set is chosen and whatever fonts exist, so
     the rest of the scene does not depend on what is installed."""
     cjk, latin = procedural_fonts(rng)
     choices = [s.name for s in face_sets]
     if generated or not choices:
         choices += ["procedural"] * max(1, len(face_sets) // 2) + ["unicode"]
+    if varied:
+        choices += [VARIED_ART] * max(1, len(face_sets) // 2)
     name = choices[int(rng.random() * len(choices))]
     glyph_seed, variant_seed, ink = int(rng.integers(2**31)), int(rng.integers(2**31)), int(rng.integers(4))
     glyphs = LazyGlyphs(lambda k: draw_glyph(k, np.random.default_rng([glyph_seed, KINDS.index(k)]), cjk, latin))
@@ -194,6 +199,8 @@ def make_style(rng: np.random.Generator, face_sets: tuple[FaceSet, ...], generat
     if unseen:
         name = UNSEEN_ART
         glyphs = LazyGlyphs(lambda k: draw_unseen_glyph(k, np.random.default_rng([glyph_seed, KINDS.index(k)]), cjk, latin))
+    elif name == VARIED_ART:
+        glyphs = LazyGlyphs(lambda k: varied_glyph(k, np.random.default_rng([glyph_seed, KINDS.index(k)]), cjk, latin))
     elif name == "unicode" and symbol_fonts():
         colour = [(20, 20, 20), (30, 40, 120), (120, 20, 20), (20, 80, 40)][ink]
         glyphs = LazyGlyphs(lambda k: unicode_glyph(k, symbol_fonts()[0], colour))

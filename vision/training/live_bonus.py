@@ -37,7 +37,7 @@ def _render_live(seed: int):
     """What the ring buffer gets: bonus crops, or with ``varied`` every other chunk the design
     grammar's suit and honour faces (``varied_faces``, session 36)."""
     if _VARIED and seed % 2:
-        from .varied_faces import render_varied_crops
+        from .varied_crops import render_varied_crops
 
         return render_varied_crops(1, _SIZE, seed=seed, faces=_FACES, bonus_share=0.0)
     return _render(seed)

@@ -200,7 +200,7 @@ def main() -> None:
                          "the bank holds no art crops: --live-bonus renders them from its faces")
     ap.add_argument("--live-varied", action="store_true",
                     help="with --live-bonus: half the live chunks are suit and honour faces of the design "
-                         "grammar (vision/training/varied_faces.py), drawn in the same bonus share")
+                         "grammar (datasets/synth/varied_faces.py), drawn in the same bonus share")
     ap.add_argument("--live-bonus", type=int, default=0, metavar="WORKERS",
                     help="with --bank: WORKERS processes render fresh flower/season crops all the time "
                          "(vision/training/live_bonus.py), drawn as the bonus share (--shares ...,bonus=S)")

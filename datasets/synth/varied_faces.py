@@ -20,7 +20,9 @@ simplified 万/发, Roman numerals, badges, side bands, vases or landscapes).
 - honours: winds and dragons in any colour and size; white dragon blank, framed once or twice,
   or a rounded frame with corner squares.
 
-Flowers and seasons come from ``bonus_faces`` as before.
+Flowers and seasons come from ``vision/training/bonus_faces.py`` in the classifier's crops
+(``vision/training/varied_crops.py``) and from ``procedural`` in scenes (``--art varied``:
+``varied_glyph``).
 """
 
 from __future__ import annotations
@@ -28,11 +30,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PIL import Image
 
-from ...datasets.synth import procedural as P
-from ...datasets.synth.fonts import fonts_covering, latin_fonts
-from ..kinds import BONUS as BONUS_KINDS, KIND_INDEX, KINDS
+from ...vision.kinds import BONUS as BONUS_KINDS, KINDS
+from . import procedural as P
 
 SUIT_HONOUR = [k for k in KINDS if k not in BONUS_KINDS and k != "X"]
 
@@ -225,28 +225,11 @@ def varied_face(kind: str, rng: np.random.Generator, cjk: tuple[str, ...]) -> np
     return _honour(kind, rng, cjk)
 
 
-def render_varied_crops(n_per_kind: int, size: int, seed: int = 0, faces: list | None = None,
-                        bonus_share: float = 0.2) -> tuple[np.ndarray, np.ndarray]:
-    """Upright crops (N x size x size x 3 uint8) and labels: ``n_per_kind`` grammar faces of
-    every suit and honour kind (those needing CJK only when a font draws 一..九萬東南西北中發),
-    plus ``bonus_share`` x that many flowers and seasons of ``bonus_faces``, each in a row of
-    art tiles (``faces``: the crop bank's) like the art crops."""
-    from .art import row_crop
-    from .bonus_faces import CHARS, CN_INDEX, bonus_face
-
-    rng = np.random.default_rng(seed)
-    cjk = fonts_covering(P.CN_NUM + "萬東南西北中發")
-    bonus_cjk = fonts_covering("".join(CHARS["f"] + CHARS["j"]) + CN_INDEX)
-    latin = latin_fonts() or (None,)
-    kinds = [k for k in SUIT_HONOUR if cjk or P.face_family(k) in ("p", "s") or k == "Wh"]
-    jobs = [k for k in kinds for _ in range(n_per_kind)]
-    jobs += [BONUS_KINDS[int(rng.integers(len(BONUS_KINDS)))] for _ in range(int(round(bonus_share * len(jobs))))]
-    art = faces or []
-    out, labels = [], []
-    for kind in jobs:
-        face = bonus_face(kind, rng, bonus_cjk, latin) if kind in BONUS_KINDS else varied_face(kind, rng, cjk)
-        face = np.asarray(Image.fromarray(face).resize((90, 120), Image.LANCZOS))
-        neighbour = (lambda: art[int(rng.integers(len(art)))][1]) if art else (lambda: face)
-        out.append(row_crop(lambda: face, neighbour, rng, size))
-        labels.append(KIND_INDEX[kind])
-    return np.stack(out), np.array(labels, np.int64)
+def varied_glyph(kind: str, rng: np.random.Generator, cjk: str | None = None,
+                 latin: str | None = None) -> np.ndarray:
+    """A scene style's glyph layer (``--art varied``): the grammar's suit and honour faces, the
+    procedural flowers and seasons; without a CJK font the procedural Latin faces."""
+    family = P.face_family(kind)
+    if family == "bonus" or (not cjk and family in ("m", "honour") and kind != "Wh"):
+        return P.draw_glyph(kind, rng, cjk, latin)
+    return varied_face(kind, rng, (cjk,) if cjk else ())
