@@ -3,7 +3,7 @@ honours of many shapes and colours, so that the classifier learns to count and t
 rather than one set's textures.
 
 Why: on the held-out face design (``datasets/synth/unseen_faces.py``, session 36) the shipped
-classifier reads 0.53 of the tiles on their true boxes (chinese-v4 valid 0.94): bamboo counts
+classifier reads 0.55 of the tiles on their true boxes (chinese-v4 valid 0.94): bamboo counts
 (6s and 8s read 9s), winds, characters in other colours, and its embedding does not separate
 that design's kinds either (a linear head taught on a third of its photos: 0.65). More designs
 to learn from is the generic cure; this grammar varies along axes of its own and, so that the

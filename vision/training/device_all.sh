@@ -4,11 +4,13 @@
 # minute or more and one command may run 10 minutes, so the two-call stages of sessions 18-19
 # no longer fit; the two networks share the one GPU and the machine's cores side by side.
 # The classifier fine-tunes from its ONNX file on a crop bank with live procedural flower/season
-# faces (device_classifier.sh); the main detector from its ONNX file on a detector bank holding
+# faces and, by default (VARIED=1; VARIED= turns it off), the design grammar's suit and honour
+# faces in half of that live share (device_classifier.sh; session 36: on the held-out face design
+# the shipped classifier reads 0.55 of the tiles, so the GPU time goes to more designs); the main detector from its ONNX file on a detector bank holding
 # racks of backs (device_detector.sh, DETECTORS=main). Both banks travel with the call:
 #
 #   run(command="sh vision/training/device_all.sh $OUT 420", carry=["runs/bank35", "runs/detbank35"], timeout_s=600)
-#   CLS_BANK=runs/bank35 DET_BANK=runs/detbank35 CLS_LR=8e-4 DET_LR=2e-4 SHUFFLE=0.25 \
+#   CLS_BANK=runs/bank35 DET_BANK=runs/detbank35 CLS_LR=8e-4 DET_LR=2e-4 SHUFFLE=0.25 VARIED=1 \
 #   CLS_SHARES=real=..,art=..,synth=..,bonus=.. DET_BOOST=train_v54=2,train_v55=2 GEN=0 sh ...
 #
 # SECONDS is each trainer's wall-clock budget; exporting adds about half a minute. What comes
@@ -25,8 +27,8 @@ HERE="$(dirname "$0")"
 CORES=$(nproc)
 HALF=$(( CORES / 2 - 2 > 1 ? CORES / 2 - 2 : 1 ))
 . "$HERE/device_common.sh"     # once here: the two scripts below would race to make the same link
-BANK="${CLS_BANK:-runs/bank35}" WORKERS="$HALF" SHUFFLE="${SHUFFLE:-0.25}" \
-  SHARES="${CLS_SHARES:-real=0.35,art=0.1,synth=0.3,bonus=0.25}" \
+BANK="${CLS_BANK:-runs/bank35}" WORKERS="$HALF" SHUFFLE="${SHUFFLE:-0.25}" VARIED="${VARIED-1}" \
+  SHARES="${CLS_SHARES:-real=0.3,art=0.1,synth=0.25,bonus=0.35}" \
   sh "$HERE/device_classifier.sh" "$OUT" "$BUDGET" "${CLS_LR:-8e-4}" > "$OUT/classifier.out" 2>&1 &
 BANK="${DET_BANK:-runs/detbank35}" WORKERS="$HALF" GEN="${GEN:-0}" DETECTORS=main LR="${DET_LR:-2e-4}" \
   CLUTTER="${CLUTTER:-0.5}" MAIN_BOOST="${DET_BOOST-train_v54=2,train_v55=2}" \
