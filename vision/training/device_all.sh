@@ -7,17 +7,18 @@
 # faces and, by default (VARIED=1; VARIED= turns it off), the design grammar's suit and honour
 # faces in half of that live share (device_classifier.sh; session 36: on the held-out face design
 # the shipped classifier reads 0.55 of the tiles, so the GPU time goes to more designs); the main detector from its ONNX file on a detector bank holding
-# racks of backs (device_detector.sh, DETECTORS=main). Both banks travel with the call:
+# racks of backs and, since session 36, scenes of the design grammar (--art varied, batches
+# v56-v58) beside those of v53-v55 (device_detector.sh, DETECTORS=main). Both banks travel with the call:
 #
-#   run(command="sh vision/training/device_all.sh $OUT 420", carry=["runs/bank35", "runs/detbank35"], timeout_s=600)
-#   CLS_BANK=runs/bank35 DET_BANK=runs/detbank35 CLS_LR=8e-4 DET_LR=2e-4 SHUFFLE=0.25 VARIED=1 \
-#   CLS_SHARES=real=..,art=..,synth=..,bonus=.. DET_BOOST=train_v54=2,train_v55=2 GEN=0 sh ...
+#   run(command="sh vision/training/device_all.sh $OUT 420", carry=["runs/bank35", "runs/detbank36"], timeout_s=600)
+#   CLS_BANK=runs/bank35 DET_BANK=runs/detbank36 CLS_LR=8e-4 DET_LR=2e-4 SHUFFLE=0.25 VARIED=1 \
+#   CLS_SHARES=real=..,art=..,synth=..,bonus=.. DET_BOOST=train_v54=2,train_v55=2,train_v57=2,train_v58=2 GEN=0 sh ...
 #
 # SECONDS is each trainer's wall-clock budget; exporting adds about half a minute. What comes
 # back (at most 8 files, two folders down, as the device tool allows):
 #   OUT/lr_<CLS_LR>/{tile_classifier.onnx, model.pt, log.json, train.log}
 #   OUT/main/{last,half}/tile_detector.onnx, OUT/main/train.log
-# The banks are packed on the CPU machine by the commands in models/README.md (session 35);
+# The banks are packed on the CPU machine by the commands in models/README.md (sessions 35-36);
 # the tree plus both banks must stay under the tool's 64 MiB.
 # Runs the same on a CPU-only machine (slowly: the smoke test there is SECONDS=30).
 set -eu
@@ -30,8 +31,8 @@ HALF=$(( CORES / 2 - 2 > 1 ? CORES / 2 - 2 : 1 ))
 BANK="${CLS_BANK:-runs/bank35}" WORKERS="$HALF" SHUFFLE="${SHUFFLE:-0.25}" VARIED="${VARIED-1}" \
   SHARES="${CLS_SHARES:-real=0.3,art=0.1,synth=0.25,bonus=0.35}" \
   sh "$HERE/device_classifier.sh" "$OUT" "$BUDGET" "${CLS_LR:-8e-4}" > "$OUT/classifier.out" 2>&1 &
-BANK="${DET_BANK:-runs/detbank35}" WORKERS="$HALF" GEN="${GEN:-0}" DETECTORS=main LR="${DET_LR:-2e-4}" \
-  CLUTTER="${CLUTTER:-0.5}" MAIN_BOOST="${DET_BOOST-train_v54=2,train_v55=2}" \
+BANK="${DET_BANK:-runs/detbank36}" WORKERS="$HALF" GEN="${GEN:-0}" DETECTORS=main LR="${DET_LR:-2e-4}" \
+  CLUTTER="${CLUTTER:-0.5}" MAIN_BOOST="${DET_BOOST-train_v54=2,train_v55=2,train_v57=2,train_v58=2}" \
   sh "$HERE/device_detector.sh" "$OUT" "$BUDGET" > "$OUT/detector.out" 2>&1 &
 wait || true
 tail -n 4 "$OUT/classifier.out" "$OUT/detector.out"
