@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .paths import CASES, add_data_root_option, data_path
-from .synth.art import ART_CHOICES, UNSEEN_ART, mark_held_out
+from .synth.art import ART_CHOICES, mark_held_out
 from ..scoring.notation import parse_hand, parse_tiles
 from ..scoring.tiles import sort_key
 from ..vision.types import TileRead
@@ -279,8 +279,7 @@ def make_scenes(out: Path, count: int, cases_file: Path, seed: int = 0, size: in
              if "hand" in c["input"] and c["expected"].get("valid") and c.get("notation")]
     rng = np.random.default_rng(seed)
     out.mkdir(parents=True, exist_ok=True)
-    if art == UNSEEN_ART:
-        mark_held_out(out)
+    mark_held_out(out, art)
     entries = []
     for i in range(count):
         case = cases[i % len(cases)]

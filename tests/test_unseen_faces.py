@@ -85,3 +85,12 @@ def test_a_simplified_form_is_used_only_where_the_font_draws_it():
     assert _cn("發", True, None) == "發"       # Pillow's own font draws no CJK: keep the traditional form
     assert _cn("發", False, None) == "發"
     assert _cn("中", True, None) == "中"       # no simplified form
+
+
+def test_a_hand_set_in_the_held_out_design_is_marked(tmp_path):
+    from mjscore.datasets.synth.hand_set import main as hand_set_main
+
+    out = tmp_path / "set"
+    assert hand_set_main(["--out", str(out), "--cases", str(BUNDLED_CASES), "--variants", "1",
+                          "--size", "240", "--art", "unseen"]) == 0
+    assert (out / HELD_OUT_MARK).is_file()

@@ -25,7 +25,7 @@ def test_every_pip_and_stick_kind_is_drawn_from_several_designs():
 
 def test_crops_without_cjk_fonts_are_the_kinds_that_need_none(monkeypatch):
     monkeypatch.setenv(FONT_DIRS_ENV, "")
-    x, y = render_varied_crops(2, 48, seed=4, bonus_share=0.0)
+    x, y = render_varied_crops(2, 48, seed=4)
     counts = Counter(KINDS[i] for i in y)
     assert set(counts) == {k for k in SUIT_HONOUR if face_family(k) in ("p", "s")} | {"Wh"}
     assert set(counts.values()) == {2}

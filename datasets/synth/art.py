@@ -112,8 +112,11 @@ def face_sets_for(art: str) -> tuple[FaceSet, ...]:
     raise ValueError(f"unknown art selection {art!r} (use one of {', '.join(ART_CHOICES)})")
 
 
-def mark_held_out(folder: Path) -> None:
-    """Leave the held-out mark in a folder rendered with ``--art unseen``."""
+def mark_held_out(folder: Path, art: str) -> None:
+    """Leave the held-out mark in a folder a generator renders with ``art``, when that is the
+    held-out design (``--art unseen``); nothing for any other choice."""
+    if art != UNSEEN_ART:
+        return
     (Path(folder) / HELD_OUT_MARK).write_text(
         "Rendered in the held-out face design (datasets/synth/unseen_faces.py): evaluation only.\n"
         "Training or fitting on this folder would spoil the unseen-set proxy; the training code refuses it.\n")

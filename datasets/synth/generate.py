@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ...vision.kinds import KINDS
 from ...vision.training.common import name_factors
-from .art import ART_CHOICES, UNSEEN_ART, mark_held_out
+from .art import ART_CHOICES, mark_held_out
 from .scene import LAYOUTS
 
 
@@ -85,8 +85,7 @@ def generate(out: Path, count: int, seed: int, size: int, workers: int = 1, art:
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
     write_data_yaml(out)
-    if art == UNSEEN_ART:
-        mark_held_out(out)
+    mark_held_out(out, art)
     jobs = [(i, seed, size, art, out, quality, tuple(layouts), favour) for i in range(start, start + count)]
     t0 = time.perf_counter()
     mode = "a" if start > 0 else "w"

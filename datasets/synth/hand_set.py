@@ -23,7 +23,7 @@ import numpy as np
 
 from ..paths import CASES, add_data_root_option, data_path
 
-from .art import ART_CHOICES
+from .art import ART_CHOICES, mark_held_out
 from .hand_layout import LayoutError, NotationError, parse_notation
 from .hand_scene import render_hand
 
@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: cannot read cases from {cases_file}: {exc}", file=sys.stderr)
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
+    mark_held_out(args.out, args.art)
     count = 0
     with open(args.out / "hands.jsonl", "w") as index:
         for ci, case in enumerate(cases):

@@ -193,20 +193,18 @@ def make_style(rng: np.random.Generator, face_sets: tuple[FaceSet, ...], generat
         choices += [VARIED_ART] * max(1, len(face_sets) // 2)
     name = choices[int(rng.random() * len(choices))]
     glyph_seed, variant_seed, ink = int(rng.integers(2**31)), int(rng.integers(2**31)), int(rng.integers(4))
-    glyphs = LazyGlyphs(lambda k: draw_glyph(k, np.random.default_rng([glyph_seed, KINDS.index(k)]), cjk, latin))
-    opaque = False
-    own_face = None
     if unseen:
         name = UNSEEN_ART
-        glyphs = LazyGlyphs(lambda k: draw_unseen_glyph(k, np.random.default_rng([glyph_seed, KINDS.index(k)]), cjk, latin))
-    elif name == VARIED_ART:
-        glyphs = LazyGlyphs(lambda k: varied_glyph(k, np.random.default_rng([glyph_seed, KINDS.index(k)]), cjk, latin))
-    elif name == "unicode" and symbol_fonts():
+    draw = {UNSEEN_ART: draw_unseen_glyph, VARIED_ART: varied_glyph}.get(name, draw_glyph)
+    glyphs = LazyGlyphs(lambda k: draw(k, np.random.default_rng([glyph_seed, KINDS.index(k)]), cjk, latin))
+    opaque = False
+    own_face = None
+    if name == "unicode" and symbol_fonts():
         colour = [(20, 20, 20), (30, 40, 120), (120, 20, 20), (20, 80, 40)][ink]
         glyphs = LazyGlyphs(lambda k: unicode_glyph(k, symbol_fonts()[0], colour))
     elif name == "unicode":  # no symbol font here: procedural faces stand in
         name = "procedural"
-    elif name != "procedural":
+    elif name not in ("procedural", UNSEEN_ART, VARIED_ART):   # an art family: its own faces
         fs = next(s for s in face_sets if s.name == name)
         opaque, own_face = fs.opaque, fs.face_colour
         pick = np.random.default_rng(variant_seed)

@@ -39,7 +39,7 @@ def _render_live(seed: int):
     if _VARIED and seed % 2:
         from .varied_crops import render_varied_crops
 
-        return render_varied_crops(1, _SIZE, seed=seed, faces=_FACES, bonus_share=0.0)
+        return render_varied_crops(1, _SIZE, seed=seed, faces=_FACES)
     return _render(seed)
 
 

@@ -7,31 +7,26 @@ import numpy as np
 from PIL import Image
 
 from ...datasets.synth import procedural as P
-from ...datasets.synth.fonts import fonts_covering, latin_fonts
+from ...datasets.synth.fonts import fonts_covering
 from ...datasets.synth.varied_faces import SUIT_HONOUR, varied_face
-from ..kinds import BONUS as BONUS_KINDS, KIND_INDEX
+from ..kinds import KIND_INDEX
 
 
-def render_varied_crops(n_per_kind: int, size: int, seed: int = 0, faces: list | None = None,
-                        bonus_share: float = 0.2) -> tuple[np.ndarray, np.ndarray]:
+def render_varied_crops(n_per_kind: int, size: int, seed: int = 0,
+                        faces: list | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Upright crops (N x size x size x 3 uint8) and labels: ``n_per_kind`` grammar faces of
     every suit and honour kind (those needing CJK only when a font draws 一..九萬東南西北中發),
-    plus ``bonus_share`` x that many flowers and seasons of ``bonus_faces``, each in a row of
-    art tiles (``faces``: the crop bank's) like the art crops."""
+    each in a row of art tiles (``faces``: the crop bank's) like the art crops. Flowers and
+    seasons come from ``bonus_faces`` (``live_bonus`` renders both)."""
     from .art import row_crop
-    from .bonus_faces import CHARS, CN_INDEX, bonus_face
 
     rng = np.random.default_rng(seed)
     cjk = fonts_covering(P.CN_NUM + "萬東南西北中發")
-    bonus_cjk = fonts_covering("".join(CHARS["f"] + CHARS["j"]) + CN_INDEX)
-    latin = latin_fonts() or (None,)
     kinds = [k for k in SUIT_HONOUR if cjk or P.face_family(k) in ("p", "s") or k == "Wh"]
-    jobs = [k for k in kinds for _ in range(n_per_kind)]
-    jobs += [BONUS_KINDS[int(rng.integers(len(BONUS_KINDS)))] for _ in range(int(round(bonus_share * len(jobs))))]
     art = faces or []
     out, labels = [], []
-    for kind in jobs:
-        face = bonus_face(kind, rng, bonus_cjk, latin) if kind in BONUS_KINDS else varied_face(kind, rng, cjk)
+    for kind in (k for k in kinds for _ in range(n_per_kind)):
+        face = varied_face(kind, rng, cjk)
         face = np.asarray(Image.fromarray(face).resize((90, 120), Image.LANCZOS))
         neighbour = (lambda: art[int(rng.integers(len(art)))][1]) if art else (lambda: face)
         out.append(row_crop(lambda: face, neighbour, rng, size))
