@@ -66,6 +66,10 @@ def check_tiles(hand: Hand, ruleset: str) -> None:
         raise InvalidHand("face_down_tile", "the winning tile cannot be face down")
     if hand.winning_tile in BONUS:      # the notation parser says so with a position; the JSON form lands here
         raise InvalidHand("syntax", f"a flower or season cannot be the winning tile (got {hand.winning_tile})")
+    not_bonus = [t for t in hand.bonus if t not in BONUS]
+    if not_bonus:       # the notation parser says so with a position; a Hand built in code lands here
+        raise InvalidHand("syntax", f"only flowers (f1..f4) and seasons (j1..j4) are bonus tiles "
+                                    f"(got {not_bonus[0]} among them)")
     if hand.bonus and ruleset == "nts":
         raise InvalidHand("bonus_tiles_not_allowed",
                           f"flowers and seasons ({' '.join(hand.bonus)}) do not play in NTS; use nts-app")

@@ -175,3 +175,23 @@ def test_under_nts_a_surely_read_flower_is_not_argued_away():
     tiles = place([["222m555p888sRRR99p"], ["f1"]])            # a real plum flower laid apart
     res = evaluate("p.jpg", group_tiles(tiles), make_context("E", "S", "8s", "self_drawn", "nts"))
     assert res.score.reason == "bonus_tiles_not_allowed" and res.proposal is None
+
+
+def test_a_bonus_tile_is_never_proposed_as_a_suit_tile_left_among_the_flowers():
+    """Two j2 laid aside (a second copy: no valid hand). Reading one as its runner-up 2m puts a
+    15th tile in the hand, not a 2m among the bonus tiles scored as a flower (session 37: such a
+    proposal was scored and its notation refused by the parser); the next runner-up, j3, is it."""
+    from mjscore.scoring.notation import parse_hand
+
+    tiles = place([["EEE"], ["RRR234m88s45s6s"], ["j2", "j2"]])
+    t = tiles[-1]
+    tiles[-1] = TileRead("j2", t.box, 0.5, (("2m", 0.3), ("j3", 0.1)), t.angle)
+    ctx = make_context("E", "S", "6s", "self_drawn", "nts-app")
+    res = evaluate("p.jpg", group_tiles(tiles), ctx)
+    assert not res.valid and res.score.reason == "duplicate_bonus_tile"
+    assert res.proposal.notation == "[EEE] 234m 4588s RRR +6s / j2 j3"
+    assert res.proposal.changes[0] == "tile 16 read as j3 instead of j2"
+    for alt in res.alternatives:
+        hand = parse_hand(alt.notation)
+        assert all(b in {"f1", "f2", "f3", "f4", "j1", "j2", "j3", "j4"} for b in hand.bonus)
+        assert alt.final == typed_answer(alt.notation, ctx)["final"]

@@ -106,6 +106,21 @@ def test_apply_fixes_keeps_grouping_and_reasons():
         apply_fixes(lay, "three=5p")
 
 
+def test_a_tile_laid_aside_fixed_to_a_suit_tile_joins_the_concealed_part():
+    """``--fix`` on a flower laid aside that is really 7p: the bonus group keeps only bonus
+    tiles, so the hand scored is the one its notation shows (and the parser reads it)."""
+    from mjscore.scoring.notation import parse_hand
+
+    lay = group_tiles(place([["EEE"], ["RRR234m88s45s"], ["f1", "j2"]]))
+    assert lay.notation == "[EEE] 234m 4588s RRR / f1 j2"
+    fixed = apply_fixes(lay, "15=6s")                      # the j2 was the missing 6s
+    assert fixed.notation == "[EEE] 234m 45688s RRR / f1"
+    assert [g.kind for g in fixed.groups] == [EXPOSED, CONCEALED, BONUS] and fixed.bonus == ["f1"]
+    assert parse_hand(fixed.notation).bonus == ("f1",)
+    back = apply_fixes(fixed, "15=j2")                     # and a concealed tile fixed to a season is laid aside
+    assert back.notation == lay.notation and back.bonus == ["f1", "j2"]
+
+
 def test_typed_hand_is_read_by_the_engines_parser_in_its_context():
     """A typed hand becomes the engine's Hand (groups kept, the fixed group too); its +tile
     fills in the context, a context tile fills in the hand, and the two must agree."""

@@ -276,6 +276,19 @@ def test_typed_api_checks_the_context():
     assert score_hand(hand, Context("S", "E", "ron")).reason == "syntax"
 
 
+def test_typed_api_refuses_a_suit_tile_among_the_bonus_tiles():
+    """The parser and the JSON form refuse ``/ 2m`` with a position; a Hand built in code (the
+    photo scan builds its hands so) gets the same refusal from the engine, not a 2m scored
+    as if it were a flower (session 37)."""
+    from mjscore.scoring import Context, parse_hand, score_hand
+    from mjscore.scoring.model import Hand
+    hand = parse_hand("[EEE] 234m 4588s RRR +6s / j2")
+    ctx = Context("E", "E", "self_drawn")
+    assert score_hand(hand, ctx, "nts-app").valid
+    bad = score_hand(Hand(hand.groups, hand.concealed, hand.winning_tile, ("2m", "j2")), ctx, "nts-app")
+    assert (bad.valid, bad.reason) == (False, "syntax") and "2m" in bad.message
+
+
 def test_one_flower_cannot_lie_before_two_players():
     players = {"S": {"melds": ["[GGG]", "[SSS]"], "concealed": "234m567pWh", "winning_tile": "Wh",
                      "win_type": "discard", "bonus": ["f2"]},

@@ -5,15 +5,35 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ...scoring.tiles import BONUS as BONUS_TILES
 from .model import Layout, layout_from_groups
+from .notation import BONUS, CONCEALED
+
+MOVED_ASIDE = "read as a flower or season: laid aside with the bonus tiles"
+MOVED_IN = "laid aside but read as a suit or honour tile: one of the concealed tiles"
 
 
 def with_kind(layout: Layout, tile_index: int, kind: str) -> Layout:
-    """The same grouping with one tile read as another kind (review fixes, alternatives)."""
+    """The same grouping with one tile read as another kind (review fixes, alternatives).
+    A tile laid aside with the flowers and seasons that is now a suit or honour tile joins the
+    concealed part, and a concealed tile now read as a flower or season is laid aside: the
+    bonus group holds only bonus tiles, so the hand the engine scores is the one its notation
+    shows (DECISION, session 37: before, ``--fix 3=2m`` on a tile laid aside, and the hand
+    search's proposals, kept a ``2m`` among the bonus tiles, scored as if it were a flower,
+    with a notation the parser refuses). A tile of an exposed set or kong stays in its set:
+    the engine then says that flowers and seasons are never part of a group."""
     tiles = list(layout.tiles)
+    was_bonus = tiles[tile_index].kind in BONUS_TILES
     tiles[tile_index] = replace(tiles[tile_index], kind=kind, confidence=1.0, alternatives=())
     spec = [(g.kind, list(g.indices)) for g in layout.groups]
     reasons = [(g.reason, g.confidence) for g in layout.groups]
+    if was_bonus != (kind in BONUS_TILES):
+        for group_kind, indices in list(spec):
+            if tile_index in indices and group_kind in (BONUS, CONCEALED):
+                indices.remove(tile_index)
+                spec.append((CONCEALED if group_kind == BONUS else BONUS, [tile_index]))
+                reasons.append((MOVED_IN if group_kind == BONUS else MOVED_ASIDE, 1.0))
+                break
     return layout_from_groups(tiles, spec, reasons, rows=layout.rows, direction_deg=layout.direction_deg)
 
 
