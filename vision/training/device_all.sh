@@ -13,6 +13,9 @@
 #   run(command="sh vision/training/device_all.sh $OUT 420", carry=["runs/bank35", "runs/detbank36"], timeout_s=600)
 #   CLS_BANK=runs/bank35 DET_BANK=runs/detbank36 CLS_LR=8e-4 DET_LR=2e-4 SHUFFLE=0.25 VARIED=1 \
 #   CLS_SHARES=real=..,art=..,synth=..,bonus=.. DET_BOOST=train_v54=2,train_v55=2,train_v57=2,train_v58=2 GEN=0 sh ...
+#   DISTILL=1 sh ...   (the bank's crops tied to the starting classifier's reads, session 37; off by default
+#   here: the CPU stage that shipped with it had 45 minutes; the GPU runs of sessions 18-19 gained on the seen
+#   sets without it, and a long run at lr 8e-4 would be held to the starting file's mistakes too)
 #
 # SECONDS is each trainer's wall-clock budget; exporting adds about half a minute. What comes
 # back (at most 8 files, two folders down, as the device tool allows):
@@ -28,7 +31,7 @@ HERE="$(dirname "$0")"
 CORES=$(nproc)
 HALF=$(( CORES / 2 - 2 > 1 ? CORES / 2 - 2 : 1 ))
 . "$HERE/device_common.sh"     # once here: the two scripts below would race to make the same link
-BANK="${CLS_BANK:-runs/bank35}" WORKERS="$HALF" SHUFFLE="${SHUFFLE:-0.25}" VARIED="${VARIED-1}" \
+BANK="${CLS_BANK:-runs/bank35}" WORKERS="$HALF" SHUFFLE="${SHUFFLE:-0.25}" VARIED="${VARIED-1}" DISTILL="${DISTILL-}" \
   SHARES="${CLS_SHARES:-real=0.3,art=0.1,synth=0.25,bonus=0.35}" \
   sh "$HERE/device_classifier.sh" "$OUT" "$BUDGET" "${CLS_LR:-8e-4}" > "$OUT/classifier.out" 2>&1 &
 BANK="${DET_BANK:-runs/detbank36}" WORKERS="$HALF" GEN="${GEN:-0}" DETECTORS=main LR="${DET_LR:-2e-4}" \

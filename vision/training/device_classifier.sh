@@ -7,7 +7,8 @@
 #
 #   sh vision/training/device_classifier.sh OUT_DIR SECONDS LR [LR ...]
 #   BANK=runs/bank2 INIT=models/tile_classifier.onnx SHARES=real=..,art=..,synth=..,bonus=.. BOOST=NAME=F \
-#   SHUFFLE=0.25 VARIED=1 sh ...      (SHUFFLE: --channel-shuffle, session 27; VARIED: --live-varied, session 36)
+#   SHUFFLE=0.25 VARIED=1 DISTILL=1 sh ...      (SHUFFLE: --channel-shuffle, session 27; VARIED: --live-varied,
+#   session 36; DISTILL: --distill WEIGHT, the bank's crops tied to INIT's reads, session 37)
 #
 # Each run checkpoints into OUT_DIR/lr_<LR>/run/ every epoch, so a run stopped by the machine's
 # time limit still brings its last epoch back.
@@ -26,6 +27,7 @@ for LR in "$@"; do
     --init-onnx "${INIT:-models/tile_classifier.onnx}" --crop-size 64 --out "$OUT/lr_$LR/run" --epochs 1000 \
     --epoch-size "${EPOCH_SIZE:-48000}" --batch "${BATCH:-512}" --lr "$LR" --grayscale 0.15 \
     --shares "${SHARES:-real=0.35,art=0.1,synth=0.3,bonus=0.25}" ${BOOST:+--boost "$BOOST"} ${SHUFFLE:+--channel-shuffle "$SHUFFLE"} ${VARIED:+--live-varied} \
+    ${DISTILL:+--distill "$DISTILL"} \
     --time-limit "$BUDGET" --threads 2 > "$OUT/lr_$LR/train.log" 2>&1 &
 done
 wait || true

@@ -165,6 +165,18 @@ def evaluate(torch, model, vx, vy, device=None):
     return float((predict(torch, model, vx, device) == vy).sum() / max(len(vy), 1))
 
 
+def distill_loss(torch, student_logits, teacher_logits, temperature: float):
+    """Hinton's distillation term: KL(teacher || student) of the softened kind distributions,
+    times T^2 so its gradient keeps the scale of the hard loss's. Why (session 37): every CPU
+    stage since session 27 learnt the new faces and lost a little on the seen designs' choice
+    sets; tying the bank's crops to the starting network's reads keeps what it knew."""
+    f = torch.nn.functional
+    with torch.no_grad():
+        target = f.softmax(teacher_logits / temperature, dim=1)
+    return f.kl_div(f.log_softmax(student_logits / temperature, dim=1), target,
+                    reduction="batchmean") * temperature ** 2
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description="train the tile crop classifier")
     ap.add_argument("--out", type=Path, default=Path("runs/cls"))
@@ -204,6 +216,11 @@ def main() -> None:
     ap.add_argument("--live-bonus", type=int, default=0, metavar="WORKERS",
                     help="with --bank: WORKERS processes render fresh flower/season crops all the time "
                          "(vision/training/live_bonus.py), drawn as the bonus share (--shares ...,bonus=S)")
+    ap.add_argument("--distill", type=float, default=0.0, metavar="WEIGHT",
+                    help="with --init-onnx: also pull the kind logits of the bank's crops (not the live ones) "
+                         "towards the starting network's (a frozen copy; KL at temperature --distill-t, "
+                         "times WEIGHT): learn new faces without forgetting the seen ones (session 37)")
+    ap.add_argument("--distill-t", type=float, default=2.0, help="the distillation temperature")
     ap.add_argument("--device", default="auto", help="auto (a GPU when there is one), cpu or cuda")
     ap.add_argument("--time-limit", type=float, default=0.0, metavar="SECONDS",
                     help="stop after this long; the learning rate then follows the elapsed time "
@@ -218,6 +235,8 @@ def main() -> None:
     has_bonus = bool(sources) or args.live_bonus > 0
     if sorted(shares) != sorted(["art", "real", "synth"] + (["bonus"] if has_bonus else [])):
         ap.error(f"--shares: expected real=..,art=..,synth=..{',bonus=..' if has_bonus else ''}, got {args.shares!r}")
+    if args.distill and not args.init_onnx:
+        ap.error("--distill needs --init-onnx: the network it starts from is the teacher")
     if bool(args.live_bonus) != bool(args.bank):
         ap.error("--bank and --live-bonus go together (the workers render the art and bonus crops from the bank)")
     configure(args.crop_size)
@@ -269,6 +288,11 @@ def main() -> None:
     else:
         model = build_classifier(args.arch, args.width)
     model = model.to(device).to(memory_format=torch.channels_last)
+    teacher = None
+    if args.distill:
+        teacher = load_onnx_classifier(args.init_onnx).to(device).to(memory_format=torch.channels_last).eval()
+        for p in teacher.parameters():
+            p.requires_grad_(False)
 
     def train_mode() -> None:
         model.train()
@@ -330,6 +354,9 @@ def main() -> None:
                 loss = crit(kl.float(), yb)
                 if (ob >= 0).any():
                     loss = loss + 0.5 * crit_o(ol.float(), ob)
+                if teacher is not None:        # the bank's crops come first, the live ones after
+                    loss = loss + args.distill * distill_loss(torch, kl[: len(idx)].float(),
+                                                              teacher(xb[: len(idx)])[0].float(), args.distill_t)
             opt.zero_grad(); loss.backward(); opt.step()
             if not args.time_limit:
                 sched.step()
