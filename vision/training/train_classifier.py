@@ -171,8 +171,7 @@ def distill_loss(torch, student_logits, teacher_logits, temperature: float):
     stage since session 27 learnt the new faces and lost a little on the seen designs' choice
     sets; tying the bank's crops to the starting network's reads keeps what it knew."""
     f = torch.nn.functional
-    with torch.no_grad():
-        target = f.softmax(teacher_logits / temperature, dim=1)
+    target = f.softmax(teacher_logits.detach() / temperature, dim=1)
     return f.kl_div(f.log_softmax(student_logits / temperature, dim=1), target,
                     reduction="batchmean") * temperature ** 2
 
@@ -355,8 +354,9 @@ def main() -> None:
                 if (ob >= 0).any():
                     loss = loss + 0.5 * crit_o(ol.float(), ob)
                 if teacher is not None:        # the bank's crops come first, the live ones after
-                    loss = loss + args.distill * distill_loss(torch, kl[: len(idx)].float(),
-                                                              teacher(xb[: len(idx)])[0].float(), args.distill_t)
+                    with torch.no_grad():
+                        taught = teacher(xb[: len(idx)])[0].float()
+                    loss = loss + args.distill * distill_loss(torch, kl[: len(idx)].float(), taught, args.distill_t)
             opt.zero_grad(); loss.backward(); opt.step()
             if not args.time_limit:
                 sched.step()
