@@ -56,7 +56,8 @@ def test_views_are_a_pure_function_of_epoch_and_index_and_keep_tiles_inside():
     a, b = v[4], v[4]
     assert all(np.array_equal(p, q) for p, q in zip(a, b))
     assert not np.array_equal(v[5][0], a[0])
-    view, hm, wh, off, mask, weight = a
+    view, hm, wh, off, mask, weight, set_index = a
+    assert set_index == 0                                                 # which set it came from (--distill-skip)
     assert view.shape == (320, 320, 3) and hm.shape == (1, 80, 80) and wh.shape == (2, 80, 80)
     assert mask.sum() <= 1 and hm.max() <= 1 and (weight >= mask).all()
     assert len(v) == 10

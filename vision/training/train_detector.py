@@ -161,6 +161,34 @@ def focal_loss(torch, logit, gt, weight):
     return -(pos_loss.sum() + neg_loss.sum()) / n
 
 
+def pos_count(torch, gt):
+    """The number of tile centres in a batch's heat targets (at least 1): what the focal loss
+    divides by."""
+    return gt.eq(1).float().sum().clamp(min=1)
+
+
+def distill_loss(torch, student, teacher, keep, n):
+    """The detector's distillation term (session 38): per cell, the Bernoulli KL of the
+    starting network's heat against the student's, plus the L1 of its sizes and offsets
+    weighted by that heat, over the views ``keep`` marks (B), divided by ``n`` as the focal loss
+    is. Why: a CPU stage on racks of backs learnt them and lost other tiles (det31, session 21);
+    tying the views of the sets it already reads to its own heat keeps what it knew, as
+    ``train_classifier --distill`` does for the kinds. ``student``/``teacher``: (heat logits,
+    sizes, offsets)."""
+    s_hm, s_wh, s_off = student
+    t_hm, t_wh, t_off = (t.detach() for t in teacher)
+    k = keep.float()[:, None, None, None]
+    if not bool(keep.any()):
+        return s_hm.sum() * 0
+    f = torch.nn.functional
+    p_t = torch.sigmoid(t_hm).clamp(1e-4, 1 - 1e-4)
+    kl = (f.binary_cross_entropy_with_logits(s_hm, p_t, reduction="none")
+          - f.binary_cross_entropy(p_t, p_t, reduction="none"))
+    w = p_t * k
+    boxes = ((torch.abs(s_wh - t_wh) + torch.abs(s_off - t_off)) * w).sum() / w.sum().clamp(min=1)
+    return (kl * k).sum() / n + boxes
+
+
 def freeze_stem(model, blocks: int) -> list:
     """Freeze the backbone stem and its first ``blocks`` blocks; the frozen modules."""
     bb = model.backbone
@@ -196,7 +224,7 @@ class Views:
         si, j = self.pool[int(rng.choice(len(self.pool), p=self.weights))]
         v, bx, ig = random_view(self.sets[si][0][j], self.sets[si][1][j], rng, self.size,
                                 self.zoom_in, self.max_zoom, self.clutter)
-        return (v, *targets(bx, ig, self.size))
+        return (v, *targets(bx, ig, self.size), si)
 
 
 def main() -> None:
@@ -234,6 +262,12 @@ def main() -> None:
                          "synthetic folders under data/synth still join")
     ap.add_argument("--workers", type=int, default=0, help="processes making the augmented views")
     ap.add_argument("--device", default="auto", help="auto (a GPU when there is one), cpu or cuda")
+    ap.add_argument("--distill", type=float, default=0.0, metavar="W",
+                    help="weight of the distillation term (distill_loss): the views of every set not named "
+                         "by --distill-skip are also tied to the --init-onnx network's heat and boxes")
+    ap.add_argument("--distill-skip", default="", metavar="NAME,...",
+                    help="sets (bank parts or data/synth folder names) learnt from their labels only, "
+                         "e.g. the new racks of backs")
     ap.add_argument("--time-limit", type=float, default=0.0, metavar="SECONDS",
                     help="stop after this many seconds, learning rate by the clock (warm-up + cosine); "
                          "the weights at half the time are kept as OUT/half.pt")
@@ -280,6 +314,20 @@ def main() -> None:
     else:
         model = build_detector(args.arch)
     model = model.to(device).to(memory_format=torch.channels_last)
+    teacher, skip = None, None
+    if args.distill:
+        if not args.init_onnx:
+            raise SystemExit("--distill needs --init-onnx (the network whose heat is kept)")
+        import copy
+        teacher = copy.deepcopy(model).eval()
+        for q in teacher.parameters():
+            q.requires_grad_(False)
+        skipped = {n for n in args.distill_skip.split(",") if n}
+        unknown = skipped - set(names)
+        if unknown:
+            raise SystemExit(f"--distill-skip: no set named {sorted(unknown)} (sets: {names})")
+        skip = torch.tensor([n in skipped for n in names], device=device)
+        print(f"distilling on {[n for n in names if n not in skipped]} at weight {args.distill}", flush=True)
     frozen = freeze_stem(model, args.freeze) if args.arch == "lite" else []
     backbone = [p for n, p in model.named_parameters() if p.requires_grad and n.startswith("backbone.")]
     rest = [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith("backbone.")]
@@ -314,8 +362,8 @@ def main() -> None:
                       args.clutter)
         loader = torch.utils.data.DataLoader(views, batch_size=args.batch, num_workers=args.workers,
                                              pin_memory=device.type == "cuda", drop_last=True)
-        t0, tot, step = time.time(), np.zeros(3), 0
-        for step, (imgs, hm_t, wh_t, off_t, m_t, w_t) in enumerate(loader):
+        t0, tot, step = time.time(), np.zeros(4), 0
+        for step, (imgs, hm_t, wh_t, off_t, m_t, w_t, set_index) in enumerate(loader):
             if args.time_limit:
                 frac = (time.time() - began) / args.time_limit
                 if frac >= 1:
@@ -338,14 +386,22 @@ def main() -> None:
             l_wh = (torch.abs(p_wh - wh_t) * m_t).sum() / n
             l_off = (torch.abs(p_off - off_t) * m_t).sum() / n
             loss = l_hm + l_wh + l_off
+            l_kd = torch.zeros((), device=device)
+            if teacher is not None:
+                with torch.no_grad(), autocast:
+                    t_out = teacher(xb)
+                keep = ~skip[set_index.to(device)]
+                l_kd = distill_loss(torch, (p_hm, p_wh, p_off), tuple(t.float() for t in t_out),
+                                    keep, pos_count(torch, hm_t))
+                loss = loss + args.distill * l_kd
             opt.zero_grad(); loss.backward(); opt.step()
             if not args.time_limit:
                 sched.step()
-            tot += [l_hm.item(), l_wh.item(), l_off.item()]
+            tot += [l_hm.item(), l_wh.item(), l_off.item(), l_kd.item()]
             if step % 20 == 0:
                 a = tot / (step + 1)
                 print(f"epoch {epoch} step {step}/{steps} hm {a[0]:.3f} wh {a[1]:.3f} off {a[2]:.3f} "
-                      f"{time.time() - t0:.0f}s", flush=True)
+                      f"kd {a[3]:.3f} {time.time() - t0:.0f}s", flush=True)
         save_ckpt(last, model=model.state_dict(), opt=opt.state_dict(), sched=sched.state_dict(), epoch=epoch,
                   epochs=args.epochs, arch=args.arch)
         print(f"epoch {epoch} done {tot / max(step + 1, 1)} {time.time() - t0:.0f}s", flush=True)
