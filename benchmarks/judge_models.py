@@ -18,7 +18,8 @@ the close-up set as a whole and its leo parts. Without ``--report`` no leo figur
     python benchmarks/judge_models.py --models models --models /tmp/cand --out runs/judge
     python benchmarks/judge_models.py --models models --models /tmp/cand --out runs/judge --report --data-root DIR
 
-The sets are made by the commands in models/README.md; a set not on disk is shown as ``-``.
+The sets are made by ``sh datasets/rebuild_eval.sh DATA_ROOT`` (one resumable command, the lines of
+models/README.md that made each set); a set not on disk is shown as ``-``.
 """
 
 from __future__ import annotations
@@ -155,11 +156,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lanes", type=int, default=4)
     ap.add_argument("--report", action="store_true", help="also the report-only sets (after the choice)")
     ap.add_argument("--data-root", type=Path, default=None, help="folder holding datasets/ (for leo)")
+    ap.add_argument("--only", default="", metavar="SET,...",
+                    help="read only these sets (names as in the table), e.g. to sort out candidates on the "
+                         "quick ones first; the rest can follow in a later run into the same --out")
     args = ap.parse_args(argv)
     if len({m.name for m in args.models}) != len(args.models):
         ap.error("give each models folder a different name: the outputs are named by it")
     args.out.mkdir(parents=True, exist_ok=True)
     todo = jobs(args.report, args.data_root)
+    if args.only:
+        wanted = [n for n in args.only.split(",") if n]
+        unknown = sorted(set(wanted) - {j.name for j in todo})
+        if unknown:
+            ap.error(f"--only: no set named {unknown} (sets: {', '.join(j.name for j in todo)})")
+        todo = [j for j in todo if j.name in wanted]
     work = sorted(((m, j) for m in args.models for j in todo), key=lambda w: -w[1].minutes)
     with ThreadPoolExecutor(args.lanes) as pool:
         for done in pool.map(lambda w: run_job(*w, args.out), work):

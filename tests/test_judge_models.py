@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from mjscore.benchmarks import judge_models
 from mjscore.benchmarks.judge_models import EVAL, SCENES, Job, hand_figures, tile_figures
 from mjscore.datasets.closeup_eval import format_report
@@ -41,6 +43,12 @@ def test_table_holds_what_the_real_commands_print(tmp_path, monkeypatch, capsys)
                               f"{hands['exact_or_proposal_right']} ({hands['wrong_and_unflagged']})"] * 2
     assert hands["scenes"] == 2
     assert rows["hands1"] == ["-", "-"] and not (out / "models.hands1.txt").exists()
+
+    capsys.readouterr()
+    judge_models.main(["--models", str(twin), "--out", str(out), "--only", "hands1"])
+    assert [line.split(" | ")[0].strip("| ") for line in capsys.readouterr().out.splitlines()[2:]] == ["hands1"]
+    with pytest.raises(SystemExit):                                # a set name that is not there
+        judge_models.main(["--models", str(twin), "--out", str(out), "--only", "hands9"])
 
     before = (out / "twin.v4_valid.txt").stat().st_mtime_ns     # a second run reads, not reruns
     judge_models.main(["--models", str(twin), "--out", str(out)])
