@@ -42,8 +42,8 @@ build() {
 build data/clean/chinese-v4 "$PY" -m mjscore.datasets.cleaning.clean_chinese_v4 --replay --out OUT
 V4=data/clean/chinese-v4/valid
 
-# synthetic tiles: choice batch (seed 106), held-out face design (107), hold-out (105, reported)
-build data/eval/synth_choose "$PY" -m mjscore.datasets.synth.generate --out OUT --count 150 --seed 106 --size 640 --workers "$W"
+# synthetic tiles: choice batch (seed 106, repository art only: models/README.md sessions 10-11), held-out face design (107), hold-out (105, reported)
+build data/eval/synth_choose "$PY" -m mjscore.datasets.synth.generate --out OUT --count 150 --seed 106 --size 640 --workers "$W" --art committed
 build data/eval/synth_unseen "$PY" -m mjscore.datasets.synth.generate --out OUT --count 200 --seed 107 --size 640 --workers "$W" --art unseen
 build data/eval/synth_holdout "$PY" -m mjscore.datasets.synth.generate --out OUT --count 200 --seed 105 --size 640 --workers "$W"
 

@@ -11,6 +11,8 @@
 #   MAIN_BOOST=train_v26=2,train_v28=2 CLOSEUP_BOOST=v4-crops=2,v4-pasted=2,train_v26=2 \
 #   MAIN_INIT=models/tile_detector.onnx CLOSEUP_INIT=models/tile_detector_closeup.onnx CLUTTER=0 \
 #   DETECTORS="main closeup" sh ...      (DETECTORS: which of the two to train; device_all.sh trains main only)
+#   DISTILL=1 DISTILL_SKIP=train_v54,train_v55 sh ...   (train_detector --distill: the starting network's heat kept
+#   on the bank parts not skipped; session 38, off by default)
 #
 # Runs the same on a CPU-only machine (slowly); the repository root is the package `mjscore`.
 set -eu
@@ -29,7 +31,7 @@ run() {   # name, init onnx, zoom-in, boosts
   "$PY" -m mjscore.vision.training.train_detector --bank "${BANK:-runs/detbank}" --init-onnx "$2" \
     --out "$OUT/$1/run" --epochs 1000 --epoch-size "${EPOCH_SIZE:-32000}" --batch "${BATCH:-64}" \
     --lr "${LR:-4e-4}" --zoom-in "$3" --workers "$WORKERS" --time-limit "$BUDGET" --threads 2 \
-    --clutter "${CLUTTER:-0}" \
+    --clutter "${CLUTTER:-0}" ${DISTILL:+--distill "$DISTILL"} ${DISTILL_SKIP:+--distill-skip "$DISTILL_SKIP"} \
     ${4:+--boost "$4"} > "$OUT/$1/train.log" 2>&1
 }
 DETECTORS="${DETECTORS:-main closeup}"
