@@ -10,7 +10,7 @@
 # rerun is harmless. The commands are the ones models/README.md records for each set; the
 # synthetic sets depend on the art and fonts installed (datasets/synth/README.md), so the
 # first step is install_art.sh (apt-get as root; as another user it uses what is present).
-# On 2 cores it takes about 30 minutes. Check after it with the shipped models:
+# On 2 cores it takes about 10 minutes (session 38). Check after it with the shipped models:
 #   python benchmarks/judge_models.py --models models --out runs/judge_check
 set -eu
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
