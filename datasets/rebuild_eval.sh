@@ -28,12 +28,13 @@ build() {
   if [ -e "$out" ]; then echo "rebuild_eval: $out is there"; return; fi
   rm -rf "$out.part"; mkdir -p "$(dirname "$out")"
   echo "rebuild_eval: making $out"
-  args=""
-  for a in "$@"; do
+  n=$#
+  while [ "$n" -gt 0 ]; do      # rotate the arguments once, OUT replaced
+    a="$1"; shift
     [ "$a" = OUT ] && a="$out.part"
-    args="$args '$a'"
+    set -- "$@" "$a"; n=$((n - 1))
   done
-  eval "$args"
+  "$@"
   mv "$out.part" "$out"
 }
 

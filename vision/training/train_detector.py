@@ -157,8 +157,7 @@ def focal_loss(torch, logit, gt, weight):
     neg = (1 - pos) * weight
     pos_loss = torch.log(p) * (1 - p) ** 2 * pos
     neg_loss = torch.log(1 - p) * p ** 2 * (1 - gt) ** 4 * neg
-    n = pos.sum().clamp(min=1)
-    return -(pos_loss.sum() + neg_loss.sum()) / n
+    return -(pos_loss.sum() + neg_loss.sum()) / pos_count(torch, gt)
 
 
 def pos_count(torch, gt):
@@ -177,9 +176,7 @@ def distill_loss(torch, student, teacher, keep, n):
     sizes, offsets)."""
     s_hm, s_wh, s_off = student
     t_hm, t_wh, t_off = (t.detach() for t in teacher)
-    k = keep.float()[:, None, None, None]
-    if not bool(keep.any()):
-        return s_hm.sum() * 0
+    k = keep.float()[:, None, None, None]     # no view kept: both sums are 0
     f = torch.nn.functional
     p_t = torch.sigmoid(t_hm).clamp(1e-4, 1 - 1e-4)
     kl = (f.binary_cross_entropy_with_logits(s_hm, p_t, reduction="none")
@@ -272,6 +269,8 @@ def main() -> None:
                     help="stop after this many seconds, learning rate by the clock (warm-up + cosine); "
                          "the weights at half the time are kept as OUT/half.pt")
     args = ap.parse_args()
+    if args.distill and not args.init_onnx:
+        ap.error("--distill needs --init-onnx: the network it starts from is the teacher")
     boost = name_factors(args.boost)
     torch = setup_torch(args.threads)
     device = training_device(torch, args.device)
@@ -316,8 +315,6 @@ def main() -> None:
     model = model.to(device).to(memory_format=torch.channels_last)
     teacher, skip = None, None
     if args.distill:
-        if not args.init_onnx:
-            raise SystemExit("--distill needs --init-onnx (the network whose heat is kept)")
         import copy
         teacher = copy.deepcopy(model).eval()
         for q in teacher.parameters():
