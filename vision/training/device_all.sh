@@ -18,6 +18,8 @@
 #   sets without it, and a long run at lr 8e-4 would be held to the starting file's mistakes too)
 #   DET_DISTILL=1 sh ...   (the detector's heat kept on the bank parts other than DET_DISTILL_SKIP, by default
 #   the racks v54, v55, v57, v58; session 38: off by default, models/README.md says what it did on the CPU)
+#   DET_DISTILL=1 DET_DISTILL_LABELS=1 DET_DISTILL_SKIP= sh ...   (the labels first where they mark a tile, every
+#   bank part distilled; session 39)
 #
 # SECONDS is each trainer's wall-clock budget; exporting adds about half a minute. What comes
 # back (at most 8 files, two folders down, as the device tool allows):
@@ -38,6 +40,7 @@ BANK="${CLS_BANK:-runs/bank35}" WORKERS="$HALF" SHUFFLE="${SHUFFLE:-0.25}" VARIE
   sh "$HERE/device_classifier.sh" "$OUT" "$BUDGET" "${CLS_LR:-8e-4}" > "$OUT/classifier.out" 2>&1 &
 BANK="${DET_BANK:-runs/detbank36}" WORKERS="$HALF" GEN="${GEN:-0}" DETECTORS=main LR="${DET_LR:-2e-4}" \
   DISTILL="${DET_DISTILL-}" DISTILL_SKIP="${DET_DISTILL_SKIP-train_v54,train_v55,train_v57,train_v58}" \
+  DISTILL_LABELS="${DET_DISTILL_LABELS-}" \
   CLUTTER="${CLUTTER:-0.5}" MAIN_BOOST="${DET_BOOST-train_v54=2,train_v55=2,train_v57=2,train_v58=2}" \
   sh "$HERE/device_detector.sh" "$OUT" "$BUDGET" > "$OUT/detector.out" 2>&1 &
 wait || true

@@ -13,6 +13,7 @@
 #   DETECTORS="main closeup" sh ...      (DETECTORS: which of the two to train; device_all.sh trains main only)
 #   DISTILL=1 DISTILL_SKIP=train_v54,train_v55 sh ...   (train_detector --distill: the starting network's heat kept
 #   on the bank parts not skipped; session 38, off by default)
+#   DISTILL_LABELS=1 sh ...   (with DISTILL: --distill-labels, the labels first where they mark a tile; session 39)
 #
 # Runs the same on a CPU-only machine (slowly); the repository root is the package `mjscore`.
 set -eu
@@ -32,6 +33,7 @@ run() {   # name, init onnx, zoom-in, boosts
     --out "$OUT/$1/run" --epochs 1000 --epoch-size "${EPOCH_SIZE:-32000}" --batch "${BATCH:-64}" \
     --lr "${LR:-4e-4}" --zoom-in "$3" --workers "$WORKERS" --time-limit "$BUDGET" --threads 2 \
     --clutter "${CLUTTER:-0}" ${DISTILL:+--distill "$DISTILL"} ${DISTILL_SKIP:+--distill-skip "$DISTILL_SKIP"} \
+    ${DISTILL_LABELS:+--distill-labels} \
     ${4:+--boost "$4"} > "$OUT/$1/train.log" 2>&1
 }
 DETECTORS="${DETECTORS:-main closeup}"
