@@ -18,7 +18,7 @@
 #   sets without it, and a long run at lr 8e-4 would be held to the starting file's mistakes too)
 #   DET_DISTILL=1 sh ...   (the detector's heat kept on the bank parts other than DET_DISTILL_SKIP, by default
 #   the racks v54, v55, v57, v58; session 38: off by default, models/README.md says what it did on the CPU)
-#   DET_DISTILL=1 DET_DISTILL_LABELS=1 DET_DISTILL_SKIP= sh ...   (the labels first where they mark a tile, every
+#   DET_DISTILL=1 DET_DISTILL_LABELS=1 DET_DISTILL_SKIP= sh ...   (no distillation at labelled tile centres, every
 #   bank part distilled; session 39)
 #
 # SECONDS is each trainer's wall-clock budget; exporting adds about half a minute. What comes

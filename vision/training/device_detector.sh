@@ -13,7 +13,7 @@
 #   DETECTORS="main closeup" sh ...      (DETECTORS: which of the two to train; device_all.sh trains main only)
 #   DISTILL=1 DISTILL_SKIP=train_v54,train_v55 sh ...   (train_detector --distill: the starting network's heat kept
 #   on the bank parts not skipped; session 38, off by default)
-#   DISTILL_LABELS=1 sh ...   (with DISTILL: --distill-labels, the labels first where they mark a tile; session 39)
+#   DISTILL_LABELS=1 sh ...   (with DISTILL: --distill-labels, none of it at labelled tile centres and little beside them; session 39)
 #
 # Runs the same on a CPU-only machine (slowly); the repository root is the package `mjscore`.
 set -eu

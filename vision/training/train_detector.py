@@ -166,7 +166,7 @@ def pos_count(torch, gt):
     return gt.eq(1).float().sum().clamp(min=1)
 
 
-def distill_loss(torch, student, teacher, keep, n, labels=None):
+def distill_loss(torch, student, teacher, keep, n, targets=None):
     """The detector's distillation term (session 38): per cell, the Bernoulli KL of the
     starting network's heat against the student's, plus the L1 of its sizes and offsets
     weighted by that heat, over the views ``keep`` marks (B), divided by ``n`` as the focal loss
@@ -175,24 +175,25 @@ def distill_loss(torch, student, teacher, keep, n, labels=None):
     ``train_classifier --distill`` does for the kinds. ``student``/``teacher``: (heat logits,
     sizes, offsets).
 
-    ``labels`` (session 39, ``--distill-labels``): the views' (heat target, centre mask). The
-    teacher's heat is then raised to the labels' wherever they mark a tile, and its sizes and
-    offsets are not asked for at labelled centres, so the teacher speaks only where the labels
+    ``targets`` (session 39, ``--distill-labels``): the views' heat targets (B, 1, H, W). Each
+    cell's term is then weighted by (1 - target)^4, the focal loss's own weight for its
+    negatives: nothing at a labelled centre, little beside one, all of it where the labels
     are silent. Why: distilled as above, a back the teacher under-fires on in a kept view is
     taught as faint by the teacher and as a tile by the labels, and det38 learnt the backs at
-    half the plain rate; with the labels first the term can cover every view, racks too."""
+    half the plain rate; with the labels first the term can cover every view, racks too.
+    (Raising the teacher's heat to the labels' Gaussian bumps was tried first and dropped: it
+    asks for bumps as wide as the targets, which the focal loss never does, and the term came
+    out ten times the focal loss.)"""
     s_hm, s_wh, s_off = student
     t_hm, t_wh, t_off = (t.detach() for t in teacher)
     k = keep.float()[:, None, None, None]     # no view kept: both sums are 0
+    if targets is not None:
+        k = k * (1 - targets) ** 4
     f = torch.nn.functional
     p_t = torch.sigmoid(t_hm).clamp(1e-4, 1 - 1e-4)
-    w = p_t * k
-    if labels is not None:
-        hm_t, centres = labels
-        p_t = torch.maximum(p_t, hm_t.to(p_t.dtype).clamp(max=1 - 1e-4))
-        w = w * (1 - centres)
     kl = (f.binary_cross_entropy_with_logits(s_hm, p_t, reduction="none")
           - f.binary_cross_entropy(p_t, p_t, reduction="none"))
+    w = p_t * k
     boxes = ((torch.abs(s_wh - t_wh) + torch.abs(s_off - t_off)) * w).sum() / w.sum().clamp(min=1)
     return (kl * k).sum() / n + boxes
 
@@ -277,8 +278,8 @@ def main() -> None:
                     help="sets (bank parts or data/synth folder names) learnt from their labels only, "
                          "e.g. the new racks of backs")
     ap.add_argument("--distill-labels", action="store_true",
-                    help="the teacher's heat raised to the labels' where they mark a tile (distill_loss "
-                         "labels; session 39): the labels speak first, so no set need be skipped")
+                    help="distillation weighted as the focal loss weighs its negatives, (1 - target)^4 "
+                         "(distill_loss targets; session 39): none at labelled tile centres, so no set need be skipped")
     ap.add_argument("--time-limit", type=float, default=0.0, metavar="SECONDS",
                     help="stop after this many seconds, learning rate by the clock (warm-up + cosine); "
                          "the weights at half the time are kept as OUT/half.pt")
@@ -403,7 +404,7 @@ def main() -> None:
                     t_out = teacher(xb)
                 keep = ~skip[set_index.to(device)]
                 l_kd = distill_loss(torch, (p_hm, p_wh, p_off), tuple(t.float() for t in t_out),
-                                    keep, pos_count(torch, hm_t), (hm_t, m_t) if args.distill_labels else None)
+                                    keep, pos_count(torch, hm_t), hm_t if args.distill_labels else None)
                 loss = loss + args.distill * l_kd
             opt.zero_grad(); loss.backward(); opt.step()
             if not args.time_limit:
