@@ -286,6 +286,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.distill and not args.init_onnx:
         ap.error("--distill needs --init-onnx: the network it starts from is the teacher")
+    if args.distill_labels and not args.distill:
+        ap.error("--distill-labels weighs the distillation term: give --distill W too")
     boost = name_factors(args.boost)
     torch = setup_torch(args.threads)
     device = training_device(torch, args.device)
