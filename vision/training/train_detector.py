@@ -156,8 +156,14 @@ def focal_loss(torch, logit, gt, weight):
     pos = gt.eq(1).float()
     neg = (1 - pos) * weight
     pos_loss = torch.log(p) * (1 - p) ** 2 * pos
-    neg_loss = torch.log(1 - p) * p ** 2 * (1 - gt) ** 4 * neg
+    neg_loss = torch.log(1 - p) * p ** 2 * negative_weight(gt) * neg
     return -(pos_loss.sum() + neg_loss.sum()) / pos_count(torch, gt)
+
+
+def negative_weight(gt):
+    """(1 - target)^4: how much a cell counts as "no tile here" (CenterNet's focal loss), none at
+    a labelled centre and little beside one. ``distill_loss`` weighs its term the same way."""
+    return (1 - gt) ** 4
 
 
 def pos_count(torch, gt):
@@ -188,7 +194,7 @@ def distill_loss(torch, student, teacher, keep, n, targets=None):
     t_hm, t_wh, t_off = (t.detach() for t in teacher)
     k = keep.float()[:, None, None, None]     # no view kept: both sums are 0
     if targets is not None:
-        k = k * (1 - targets) ** 4
+        k = k * negative_weight(targets)
     f = torch.nn.functional
     p_t = torch.sigmoid(t_hm).clamp(1e-4, 1 - 1e-4)
     kl = (f.binary_cross_entropy_with_logits(s_hm, p_t, reduction="none")
