@@ -7,6 +7,11 @@ probable the recognizer found it and asks the engine about the most probable fir
 
 - a tile read as its runner-up kind costs ``log(p_read / p_runner_up)`` (the probabilities the
   recognizer gave, calibrated, so the ratio is the odds of the change);
+- the copies of one kind in one group read as a runner-up kind they all share, together, as one
+  change (``kind_edits``): a set prints one glyph for all four copies of a kind, so a glyph the
+  classifier does not know is misread the same way on each copy (a green dragon pung read
+  ``f2 f2 f2``, three North read ``1p``), which a search of two tile changes cannot undo. It costs
+  ``COPIES_COST`` of the copies' own costs (module constant's doc);
 - a tile left out (a false detection) costs the log odds that a tile is there;
 - the grouping redone costs ``REGROUP_COST`` (a regrouping of the same tiles) or nothing
   (the layout step itself regroups tiles whose change moves them between bonus and hand);
@@ -34,7 +39,7 @@ from .context import ContextError, ScanContext
 from .hand import hand_from_layout, score
 from ..scoring.model import HandScore
 from ..scoring.decompose import completing_kinds, counts_of
-from ..scoring.tiles import INDEX, TILES
+from ..scoring.tiles import BONUS as BONUS_TILES, INDEX, TILES
 from ..vision.layout import (BONUS, CONCEALED, CONCEALED_KONG, EXPOSED, Layout, alternative_layouts,
                              group_tiles, with_kind, with_tile_added, without_tile)
 
@@ -45,15 +50,23 @@ REGROUP_COST = 1.0     # a regrouping of the same tiles: e^-1, a third as likely
 MAX_COST = 6.0         # readings less than e^-6 as likely as the read are not tried
 MAX_CHECKS = 120       # engine calls at most (each a few ms)
 MISSED_COST = 1.5      # a tile of a hand one tile short was missed: e^-1.5, a fifth as likely as the read
+COPIES_COST = "mean"   # copies changed together cost the mean of their own costs: one glyph seen k times
+                       # (DECISION, session 40: "sum" treats the copies as independent reads)
 
 
 @dataclass(frozen=True)
 class Edit:
-    """One tile changed: read as ``kind``, or left out (``kind`` None)."""
-    index: int
+    """Tiles changed: read as ``kind``, or left out (``kind`` None). One tile, or the copies of
+    one kind in a group changed together (``kind_edits``)."""
+    indices: tuple[int, ...]
     kind: str | None
     cost: float
     text: str
+
+    @property
+    def index(self) -> int:
+        """The first tile changed (the only one for a single-tile edit)."""
+        return self.indices[0]
 
 
 @dataclass
@@ -88,12 +101,42 @@ def tile_edits(layout: Layout, suspects: int = SUSPECTS) -> list[Edit]:
         p_read = max(t.confidence, 1e-6)
         for kind, p in t.alternatives[:RUNNER_UPS]:
             if kind != t.kind and p > 0:
-                edits.append(Edit(i, kind, max(0.0, math.log(p_read / p)),
+                edits.append(Edit((i,), kind, _change_cost(t, p),
                                   f"tile {i + 1} read as {kind} instead of {t.kind}"))
         p_tile = min(0.999, t.confidence + sum(p for _, p in t.alternatives))
-        edits.append(Edit(i, None, max(0.0, math.log(p_tile / (1 - p_tile))),
+        edits.append(Edit((i,), None, max(0.0, math.log(p_tile / (1 - p_tile))),
                           f"tile {i + 1} ({t.kind}, {t.confidence:.2f}) is not a tile of the hand"))
-    return sorted(edits, key=lambda e: e.cost)
+    return sorted(edits + kind_edits(layout), key=lambda e: e.cost)
+
+
+def _change_cost(tile, p_other: float) -> float:
+    """The log odds against reading ``tile`` as a kind the recognizer gave ``p_other``."""
+    return max(0.0, math.log(max(tile.confidence, 1e-6) / p_other))
+
+
+def kind_edits(layout: Layout, copies_cost: str = COPIES_COST) -> list[Edit]:
+    """The copies of one kind in one group (two or more) read together as a runner-up kind
+    that each of them has among its ``RUNNER_UPS`` (module doc). Why per group: a pung or the
+    flowers laid aside are where a set's one glyph is repeated side by side."""
+    tiles = layout.tiles
+    edits = []
+    for g in layout.groups:
+        copies: dict[str, list[int]] = {}
+        for i in g.indices:
+            copies.setdefault(tiles[i].kind, []).append(i)
+        for kind, idx in copies.items():
+            if len(idx) < 2:
+                continue
+            shared = [dict(tiles[i].alternatives[:RUNNER_UPS]) for i in idx]
+            for other in set(shared[0]).intersection(*shared[1:]) - {kind}:
+                costs = [_change_cost(tiles[i], runner_ups[other])
+                         for i, runner_ups in zip(idx, shared) if runner_ups[other] > 0]
+                if len(costs) < len(idx):
+                    continue
+                cost = sum(costs) / len(costs) if copies_cost == "mean" else sum(costs)
+                edits.append(Edit(tuple(idx), other, cost,
+                                  f"tiles {', '.join(str(i + 1) for i in idx)} read as {other} instead of {kind}"))
+    return edits
 
 
 def tile_additions(layout: Layout) -> list[tuple[Layout, str]]:
@@ -143,7 +186,8 @@ def _combinations(edits: list[Edit], max_changes: int) -> list[tuple[float, tupl
     combos = []
     for n in range(1, max_changes + 1):
         for combo in itertools.combinations(edits, n):
-            if len({e.index for e in combo}) == n:
+            indices = [i for e in combo for i in e.indices]
+            if len(set(indices)) == len(indices):
                 cost = sum(e.cost for e in combo)
                 if cost <= MAX_COST:
                     combos.append((cost, combo))
@@ -154,8 +198,9 @@ def _apply(layout: Layout, combo: tuple[Edit, ...]) -> list[Layout]:
     """The layouts of a reading with these tile changes: the same grouping, and the tiles
     grouped again by the layout step (a flower read as ``1s`` goes to the bonus tiles)."""
     lay = layout
-    for e in sorted(combo, key=lambda e: -e.index):      # leave-outs shift later indices
-        lay = with_kind(lay, e.index, e.kind) if e.kind else without_tile(lay, e.index)
+    changes = sorted(((i, e.kind) for e in combo for i in e.indices), reverse=True, key=lambda c: c[0])
+    for index, kind in changes:                          # leave-outs shift later indices
+        lay = with_kind(lay, index, kind) if kind else without_tile(lay, index)
     return [lay, group_tiles(lay.tiles)]
 
 
@@ -181,13 +226,13 @@ def find_alternatives(layout: Layout, ctx: ScanContext, *, limit: int = 3,
             return None
         return Alternative(laid.notation, changes, answer.final, math.exp(-cost), answer, lay)
 
-    def keep(alt: Alternative | None, cost: float) -> None:
+    def keep(alt: Alternative | None, cost: float, rank: int = 0) -> None:
         if alt is not None:
-            found.append((cost, -(alt.final or 0), alt))
-            found.sort(key=lambda f: (f[0], f[1]))
+            found.append((cost, rank, -(alt.final or 0), alt))
+            found.sort(key=lambda f: f[:3])
 
-    def try_layout(lay: Layout, changes: list[str], cost: float) -> None:
-        keep(valid_reading(lay, changes, cost), cost)
+    def try_layout(lay: Layout, changes: list[str], cost: float, rank: int = 0) -> None:
+        keep(valid_reading(lay, changes, cost), cost, rank)
 
     completed = [(a, k) for lay, k in tile_additions(layout)
                  if (a := valid_reading(lay, [], MISSED_COST)) is not None]
@@ -212,6 +257,16 @@ def find_alternatives(layout: Layout, ctx: ScanContext, *, limit: int = 3,
             try_layout(what, changes, cost)
             continue
         same, regrouped = _apply(layout, what)
-        try_layout(same, changes, cost)
+        # tiles moved between the flowers laid aside and the hand: where with_kind puts them is a
+        # guess, the layout step's grouping knows where they lie (a pung read as three flowers
+        # laid apart is an exposed pung), so at the same cost it comes first
+        moved = int(_moves_bonus(layout, what))
+        try_layout(same, changes, cost, rank=moved)
         try_layout(regrouped, changes + ["tiles grouped again"], cost)
-    return [a for _, _, a in found[:limit]]
+    return [a for *_, a in found[:limit]]
+
+
+def _moves_bonus(layout: Layout, combo: tuple[Edit, ...]) -> bool:
+    """Whether the changes turn a flower or season into a hand tile, or the other way."""
+    return any(e.kind is not None and (layout.tiles[i].kind in BONUS_TILES) != (e.kind in BONUS_TILES)
+               for e in combo for i in e.indices)

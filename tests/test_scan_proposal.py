@@ -196,3 +196,35 @@ def test_a_bonus_tile_is_never_proposed_as_a_suit_tile_left_among_the_flowers():
         hand = parse_hand(alt.notation)
         assert all(b in BONUS for b in hand.bonus)
         assert alt.final == typed_answer(alt.notation, ctx)["final"]
+
+
+def _dragon_pung_read_as_flowers() -> list[TileRead]:
+    """[EEE] [GGG] 234m 88s 45s 6s with the set's green dragon glyph unknown to the classifier:
+    each copy of the exposed pung read ``f2`` at 0.6, ``G`` its runner-up at 0.25."""
+    tiles = place([["EEE", "GGG"], ["234m88s45s6s"]])
+    for i, t in enumerate(tiles):
+        if t.kind == "G":
+            tiles[i] = TileRead("f2", t.box, 0.6, (("G", 0.25), ("f3", 0.1)), t.angle)
+    return tiles
+
+
+def test_copies_of_one_kind_misread_alike_are_proposed_back_together_where_they_lie():
+    layout = group_tiles(_dragon_pung_read_as_flowers())
+    assert layout.notation == "[EEE] 234m 45688s / f2 f2 f2"       # three changes: beyond two tile edits
+    res = evaluate("p.jpg", layout, make_context("E", "S", "6s", "self_drawn", "nts"))
+    assert not res.valid and "proposed_reading" in res.flags
+    p = res.proposal
+    # laid apart in the top row, the pung is exposed (the layout step's grouping), not concealed
+    assert p.notation == "[EEE] [GGG] 234m 4588s +6s"
+    assert p.changes == ["tiles 4, 5, 6 read as G instead of f2", "tiles grouped again"]
+    assert abs(p.likelihood - 0.25 / 0.6) < 1e-6                   # one glyph: the odds of one copy
+    check = typed_answer(p.notation, make_context("E", "S", "6s", "self_drawn", "nts"))
+    assert check["valid"] and p.final == check["final"]
+
+
+def test_copies_changed_together_only_to_a_kind_every_copy_has_as_runner_up():
+    tiles = _dragon_pung_read_as_flowers()
+    i = next(k for k, t in enumerate(tiles) if t.kind == "f2")
+    tiles[i] = TileRead("f2", tiles[i].box, 0.6, (("f3", 0.3),), tiles[i].angle)   # this copy never says G
+    edits = [e for e in tile_edits(group_tiles(tiles)) if len(e.indices) > 1]
+    assert [(e.kind, len(e.indices)) for e in edits] == [("f3", 3)]
