@@ -267,3 +267,55 @@ def test_stretched_photo_groups_like_the_unstretched_one():
         assert {t.box for t in lay.tiles} <= {t.box for t in stretched}
         assert unstretch_factors(scene.tiles) == (1.0, 1.0), scene.photo.name
     assert len(same) >= 18 and sum(same) >= 16, same
+
+
+def test_a_photo_of_flowers_and_seasons_only_lays_them_aside():
+    lay = group_tiles(place([["f1f2j3"]]))
+    assert lay.bonus == ["f1", "f2", "j3"] and lay.concealed == []
+    assert all(g.kind == BONUS for g in lay.groups)
+
+
+def _one_assignment_score(blocks, concealed, n_rows):
+    """The role search's score of one assignment, term by term as the scalar loop before
+    session 40 wrote it (the vectorised scorer must give the same numbers)."""
+    score = 0.0
+    n_conc = sum(b.size for b, c in zip(blocks, concealed) if c)
+    if n_conc % 3 != 2:
+        score -= 3.0
+    conc_rows = {b.row for b, c in zip(blocks, concealed) if c}
+    if len(conc_rows) > 1:
+        score -= 1.5 * (len(conc_rows) - 1)
+    for b, c in zip(blocks, concealed):
+        if b.has_back and b.splits_into_sets:
+            score += 1.0
+            continue
+        if c:
+            score -= 1.5 * b.has_sideways + 2.0 * b.has_back
+            if n_rows > 1 and b.row in conc_rows:
+                score += 0.3
+        else:
+            if not b.splits_into_sets:
+                score -= 2.0 if b.size not in (3, 4) else 0.8
+            else:
+                score += 1.0 + (0.5 if b.has_sideways else 0.0)
+            if n_rows > 1 and b.row in conc_rows:
+                score -= 0.8
+    if conc_rows and n_rows > 1 and conc_rows == {min(b.row for b in blocks)}:
+        score += 0.25
+    if not conc_rows:
+        score -= 1.0
+    return score
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 6), st.booleans(), st.booleans(), st.booleans()),
+                min_size=0, max_size=9),
+       st.integers(1, 4), st.randoms(use_true_random=False))
+def test_the_role_search_scores_every_assignment_as_the_term_by_term_rule(facts, n_rows, rnd):
+    import numpy as np
+    from mjscore.vision.layout.search import _BlockFacts, _score_assignments
+    blocks = [_BlockFacts(*f) for f in facts]
+    masks = np.array([[rnd.random() < 0.5 for _ in blocks] for _ in range(16)], bool).reshape(16, len(blocks))
+    got = _score_assignments(blocks, masks, n_rows)
+    want = [_one_assignment_score(blocks, list(m), n_rows) for m in masks]
+    assert np.allclose(got, want, atol=1e-9)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 import numpy as np
@@ -129,17 +129,16 @@ def _candidates_in_frame(tiles: list[TileRead], dup_notes: list[str], *, gap_rat
     # enumerate roles of the (at most 12 largest) free blocks; the rest count as sets
     free.sort(key=lambda i: -len(blocks[i].tiles))
     enum, fixed_sets = free[:12], free[12:]
+    facts = [_BlockFacts(b.row, len(b.tiles), b.has_back, b.has_sideways, p is not None)
+             for b, p in zip(blocks, parts)]
+    masks = np.zeros((2 ** len(enum), len(blocks)), bool)       # itertools.product's order
+    masks[:, enum] = np.array(list(itertools.product((True, False), repeat=len(enum))), bool).reshape(len(masks), len(enum))
+    totals = _score_assignments(facts, masks, n_rows)
+    extra = [f"{len(fixed_sets)} small blocks read as sets without comparison"] if fixed_sets else []
     scored: list[tuple[float, tuple[bool, ...], list[str]]] = []
-    for mask in itertools.product((True, False), repeat=len(enum)):
-        concealed = [False] * len(blocks)
-        for i, m in zip(enum, mask):
-            concealed[i] = m
-        total, notes = _score_assignment(blocks, concealed, parts, n_rows, rows)
-        scored.append((total, tuple(concealed), notes))
-    if fixed_sets:
-        scored = [(s - 0.0, c, n + [f"{len(fixed_sets)} small blocks read as sets without comparison"])
-                  for s, c, n in scored]
-    scored.sort(key=lambda s: -s[0])
+    for k in np.argsort(-totals, kind="stable")[:max(keep, 2)]:
+        concealed = tuple(bool(c) for c in masks[k])
+        scored.append((float(totals[k]), concealed, _assignment_notes(facts, concealed) + extra))
     best = scored[0][0]
     runner_up = scored[1][0] if len(scored) > 1 else best - 4.0
     out = []
@@ -155,45 +154,60 @@ def _candidates_in_frame(tiles: list[TileRead], dup_notes: list[str], *, gap_rat
     return out
 
 
-def _score_assignment(blocks: list[Block], concealed: Sequence[bool], parts, n_rows: int,
-                      rows) -> tuple[float, list[str]]:
-    score = 0.0
-    notes: list[str] = []
-    n_conc = sum(len(b.tiles) for b, c in zip(blocks, concealed) if c)
-    if n_conc % 3 != 2:
-        score -= 3.0
-        notes.append(f"concealed part of {n_conc} tiles is not 3n+2")
-    conc_rows = {b.row for b, c in zip(blocks, concealed) if c}
-    if len(conc_rows) > 1:
-        score -= 1.5 * (len(conc_rows) - 1)
-    for b, c, p in zip(blocks, concealed, parts):
-        if b.has_back and p is not None:
-            score += 1.0
-            continue
-        if c:
-            if b.has_sideways:
-                score -= 1.5
-            if b.has_back:
-                # DECISION (session 21): a face-down tile is never a concealed tile; a block
-                # holding one is more likely a declared kong with a back missed (``X a a``,
-                # whose fourth tile the proposals add back) than part of the concealed hand.
-                # A back misread for a face (white dragon) still ends in the proposals either way.
-                score -= 2.0
-            if n_rows > 1 and conc_rows and b.row in conc_rows:
-                score += 0.3
-        else:
-            if p is None:
-                score -= 2.0 if len(b.tiles) not in (3, 4) else 0.8
-            else:
-                score += 1.0 + (0.5 if b.has_sideways else 0.0)
-            if n_rows > 1 and b.row in conc_rows:
-                score -= 0.8                               # a row is either concealed or sets
-    if conc_rows and n_rows > 1:
+@dataclass(frozen=True)
+class _BlockFacts:
+    """What the role search asks of a block, worked out once: the search scores up to 4096
+    assignments of the same blocks, and the hand search regroups hundreds of readings (a
+    16-tile photo of many small blocks took a minute to propose a hand, session 40)."""
+    row: int
+    size: int
+    has_back: bool
+    has_sideways: bool
+    splits_into_sets: bool
+
+
+def _score_assignments(blocks: Sequence[_BlockFacts], masks: np.ndarray, n_rows: int) -> np.ndarray:
+    """The plausibility of each role assignment (a row of ``masks``: which blocks are concealed),
+    all at once; rounded to 1e-9 so that assignments that tie keep the enumeration's order."""
+    size = np.array([b.size for b in blocks], float)
+    row = np.array([b.row for b in blocks], int)
+    back = np.array([b.has_back for b in blocks], bool)
+    side = np.array([b.has_sideways for b in blocks], bool)
+    sets = np.array([b.splits_into_sets for b in blocks], bool)
+    conc = masks
+    score = np.zeros(len(masks))
+    n_conc = conc.astype(float) @ size
+    score -= 3.0 * (np.round(n_conc).astype(int) % 3 != 2)
+    row_ids = np.unique(row)
+    rows_concealed = np.zeros((len(masks), len(row_ids)), bool)                            # assignments x rows
+    for k, r in enumerate(row_ids):
+        rows_concealed[:, k] = (conc & (row == r)).any(axis=1)
+    n_conc_rows = rows_concealed.sum(axis=1)
+    score -= 1.5 * np.maximum(n_conc_rows - 1, 0)
+    kong = back & sets                                     # a face-down tile in a block of sets: a declared kong
+    score += kong.sum()
+    hidden = conc & ~kong
+    score -= hidden.astype(float) @ (1.5 * side + 2.0 * back)
+    # DECISION (session 21): a face-down tile is never a concealed tile; a block holding one is
+    # more likely a declared kong with a back missed (``X a a``, whose fourth tile the proposals
+    # add back) than part of the concealed hand. A back misread for a face (white dragon) still
+    # ends in the proposals either way.
+    if n_rows > 1:
+        score += 0.3 * hidden.sum(axis=1)
+    shown = ~conc & ~kong
+    as_sets = np.where(sets, 1.0 + 0.5 * side, np.where(np.isin(size, (3, 4)), -0.8, -2.0))
+    score += shown.astype(float) @ as_sets
+    if n_rows > 1 and len(row_ids):
+        in_concealed_row = rows_concealed[:, np.searchsorted(row_ids, row)]              # assignments x blocks
+        score -= 0.8 * (shown & in_concealed_row).sum(axis=1)                           # a row is either concealed or sets
         # DECISION: exposed sets lie "in front of" the rack, towards the camera, so the
         # concealed row is the furthest one (a weak tie-breaker; tile counts decide first)
-        furthest = min(b.row for b in blocks)
-        if conc_rows == {furthest}:
-            score += 0.25
-    if not conc_rows:
-        score -= 1.0                                       # a winning hand keeps at least a pair
-    return score, notes
+        only_furthest = (n_conc_rows == 1) & rows_concealed[:, 0]
+        score += 0.25 * only_furthest
+    score -= 1.0 * (n_conc_rows == 0)                      # a winning hand keeps at least a pair
+    return np.round(score, 9)
+
+
+def _assignment_notes(blocks: Sequence[_BlockFacts], concealed: Sequence[bool]) -> list[str]:
+    n_conc = sum(b.size for b, c in zip(blocks, concealed) if c)
+    return [f"concealed part of {n_conc} tiles is not 3n+2"] if n_conc % 3 != 2 else []
