@@ -319,3 +319,11 @@ def test_the_role_search_scores_every_assignment_as_the_term_by_term_rule(facts,
     got = _score_assignments(blocks, masks, n_rows)
     want = [_one_assignment_score(blocks, list(m), n_rows) for m in masks]
     assert np.allclose(got, want, atol=1e-9)
+
+
+def test_the_role_search_enumerates_assignments_in_product_order():
+    import itertools
+    import numpy as np
+    from mjscore.vision.layout.search import _all_roles
+    for n in range(6):
+        assert (_all_roles(n) == np.array(list(itertools.product((True, False), repeat=n)), bool).reshape(2 ** n, n)).all()

@@ -4,7 +4,6 @@ confidence. Duplicate boxes are dropped and a stretched photo is unstretched fir
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass, replace
 from typing import Sequence
@@ -131,8 +130,8 @@ def _candidates_in_frame(tiles: list[TileRead], dup_notes: list[str], *, gap_rat
     enum, fixed_sets = free[:12], free[12:]
     facts = [_BlockFacts(b.row, len(b.tiles), b.has_back, b.has_sideways, p is not None)
              for b, p in zip(blocks, parts)]
-    masks = np.zeros((2 ** len(enum), len(blocks)), bool)       # itertools.product's order
-    masks[:, enum] = np.array(list(itertools.product((True, False), repeat=len(enum))), bool).reshape(len(masks), len(enum))
+    masks = np.zeros((2 ** len(enum), len(blocks)), bool)
+    masks[:, enum] = _all_roles(len(enum))
     totals = _score_assignments(facts, masks, n_rows)
     extra = [f"{len(fixed_sets)} small blocks read as sets without comparison"] if fixed_sets else []
     scored: list[tuple[float, tuple[bool, ...], list[str]]] = []
@@ -152,6 +151,13 @@ def _candidates_in_frame(tiles: list[TileRead], dup_notes: list[str], *, gap_rat
         lay.warnings += [f"tile {i + 1} ({ordered[i].kind}) lies far from the others: a tile of this hand?"
                          for i in far]
     return out
+
+
+def _all_roles(n: int) -> np.ndarray:
+    """Every concealed (True) / set (False) choice for n blocks, in the order of
+    ``itertools.product((True, False), repeat=n)`` (ties keep it): row k is k's bits, 0 = True."""
+    k = np.arange(2 ** n)[:, None]
+    return (k >> np.arange(n - 1, -1, -1)) & 1 == 0
 
 
 @dataclass(frozen=True)
