@@ -148,6 +148,7 @@ NL: dict[str, str] = {
         "steen <i> (<k>) ligt ver van de andere: hoort hij bij deze hand?",
     "the winning tile <t> is not among the concealed tiles": "de winnende steen <t> zit niet bij de dichte stenen",
     "tile <i> read as <k> instead of <o>": "steen <i> gelezen als <k> in plaats van <o>",
+    "tiles <l> read as <k> instead of <o>": "stenen <l> gelezen als <k> in plaats van <o>",
     "tile <i> (<k>, <c>) is not a tile of the hand": "steen <i> (<k>, <c>) hoort niet bij de hand",
     "tiles grouped again": "stenen opnieuw ingedeeld",
     "a tile may be missing: <k> added (also possible: <l>)":

@@ -220,6 +220,8 @@ def test_copies_of_one_kind_misread_alike_are_proposed_back_together_where_they_
     assert abs(p.likelihood - 0.25 / 0.6) < 1e-6                   # one glyph: the odds of one copy
     check = typed_answer(p.notation, make_context("E", "S", "6s", "self_drawn", "nts"))
     assert check["valid"] and p.final == check["final"]
+    nl = result_text(evaluate("p.jpg", layout, make_context("E", "S", "6s", "self_drawn", "nts", lang="nl")))
+    assert "stenen 4, 5, 6 gelezen als G in plaats van f2" in nl
 
 
 def test_copies_changed_together_only_to_a_kind_every_copy_has_as_runner_up():
