@@ -128,7 +128,7 @@ def kind_edits(layout: Layout, copies_cost: str = COPIES_COST) -> list[Edit]:
             if len(idx) < 2:
                 continue
             shared = [dict(tiles[i].alternatives[:RUNNER_UPS]) for i in idx]
-            for other in set(shared[0]).intersection(*shared[1:]) - {kind}:
+            for other in sorted(set(shared[0]).intersection(*shared[1:]) - {kind}):   # sorted: no hash order
                 costs = [_change_cost(tiles[i], runner_ups[other])
                          for i, runner_ups in zip(idx, shared) if runner_ups[other] > 0]
                 if len(costs) < len(idx):
