@@ -11,7 +11,8 @@ probable the recognizer found it and asks the engine about the most probable fir
   change (``kind_edits``): a set prints one glyph for all four copies of a kind, so a glyph the
   classifier does not know is misread the same way on each copy (a green dragon pung read
   ``f2 f2 f2``, three North read ``1p``), which a search of two tile changes cannot undo. It costs
-  ``COPIES_COST`` of the copies' own costs (module constant's doc);
+  the mean of the copies' own costs: one glyph seen k times (DECISION, session 40; the sum, as
+  if the copies were independent reads, proposed fewer right hands);
 - a tile left out (a false detection) costs the log odds that a tile is there;
 - the grouping redone costs ``REGROUP_COST`` (a regrouping of the same tiles) or nothing
   (the layout step itself regroups tiles whose change moves them between bonus and hand);
@@ -50,8 +51,6 @@ REGROUP_COST = 1.0     # a regrouping of the same tiles: e^-1, a third as likely
 MAX_COST = 6.0         # readings less than e^-6 as likely as the read are not tried
 MAX_CHECKS = 120       # engine calls at most (each a few ms)
 MISSED_COST = 1.5      # a tile of a hand one tile short was missed: e^-1.5, a fifth as likely as the read
-COPIES_COST = "mean"   # copies changed together cost the mean of their own costs: one glyph seen k times
-                       # (DECISION, session 40: "sum" treats the copies as independent reads)
 
 
 @dataclass(frozen=True)
@@ -114,7 +113,7 @@ def _change_cost(tile, p_other: float) -> float:
     return max(0.0, math.log(max(tile.confidence, 1e-6) / p_other))
 
 
-def kind_edits(layout: Layout, copies_cost: str = COPIES_COST) -> list[Edit]:
+def kind_edits(layout: Layout) -> list[Edit]:
     """The copies of one kind in one group (two or more) read together as a runner-up kind
     that each of them has among its ``RUNNER_UPS`` (module doc). Why per group: a pung or the
     flowers laid aside are where a set's one glyph is repeated side by side."""
@@ -129,11 +128,9 @@ def kind_edits(layout: Layout, copies_cost: str = COPIES_COST) -> list[Edit]:
                 continue
             shared = [dict(tiles[i].alternatives[:RUNNER_UPS]) for i in idx]
             for other in sorted(set(shared[0]).intersection(*shared[1:]) - {kind}):   # sorted: no hash order
-                costs = [_change_cost(tiles[i], runner_ups[other])
-                         for i, runner_ups in zip(idx, shared) if runner_ups[other] > 0]
-                if len(costs) < len(idx):
+                if any(runner_ups[other] <= 0 for runner_ups in shared):
                     continue
-                cost = sum(costs) / len(costs) if copies_cost == "mean" else sum(costs)
+                cost = sum(_change_cost(tiles[i], runner_ups[other]) for i, runner_ups in zip(idx, shared)) / len(idx)
                 edits.append(Edit(tuple(idx), other, cost,
                                   f"tiles {', '.join(str(i + 1) for i in idx)} read as {other} instead of {kind}"))
     return edits

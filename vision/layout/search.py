@@ -175,24 +175,22 @@ class _BlockFacts:
 def _score_assignments(blocks: Sequence[_BlockFacts], masks: np.ndarray, n_rows: int) -> np.ndarray:
     """The plausibility of each role assignment (a row of ``masks``: which blocks are concealed),
     all at once; rounded to 1e-9 so that assignments that tie keep the enumeration's order."""
-    size = np.array([b.size for b in blocks], float)
+    size = np.array([b.size for b in blocks], int)
     row = np.array([b.row for b in blocks], int)
     back = np.array([b.has_back for b in blocks], bool)
     side = np.array([b.has_sideways for b in blocks], bool)
     sets = np.array([b.splits_into_sets for b in blocks], bool)
-    conc = masks
     score = np.zeros(len(masks))
-    n_conc = conc.astype(float) @ size
-    score -= 3.0 * (np.round(n_conc).astype(int) % 3 != 2)
+    score -= 3.0 * (masks.astype(int) @ size % 3 != 2)
     row_ids = np.unique(row)
     rows_concealed = np.zeros((len(masks), len(row_ids)), bool)                            # assignments x rows
     for k, r in enumerate(row_ids):
-        rows_concealed[:, k] = (conc & (row == r)).any(axis=1)
+        rows_concealed[:, k] = (masks & (row == r)).any(axis=1)
     n_conc_rows = rows_concealed.sum(axis=1)
     score -= 1.5 * np.maximum(n_conc_rows - 1, 0)
     kong = back & sets                                     # a face-down tile in a block of sets: a declared kong
     score += kong.sum()
-    hidden = conc & ~kong
+    hidden = masks & ~kong
     score -= hidden.astype(float) @ (1.5 * side + 2.0 * back)
     # DECISION (session 21): a face-down tile is never a concealed tile; a block holding one is
     # more likely a declared kong with a back missed (``X a a``, whose fourth tile the proposals
@@ -200,7 +198,7 @@ def _score_assignments(blocks: Sequence[_BlockFacts], masks: np.ndarray, n_rows:
     # ends in the proposals either way.
     if n_rows > 1:
         score += 0.3 * hidden.sum(axis=1)
-    shown = ~conc & ~kong
+    shown = ~masks & ~kong
     as_sets = np.where(sets, 1.0 + 0.5 * side, np.where(np.isin(size, (3, 4)), -0.8, -2.0))
     score += shown.astype(float) @ as_sets
     if n_rows > 1 and len(row_ids):
